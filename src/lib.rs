@@ -2,8 +2,18 @@
 //!
 //! One request flows one way: [`shell`] parses bash text into invocations, [`classify`] turns
 //! each into operations with side effects and real targets, [`policy`] decides with the rule
-//! files, [`remediate`] rewrites what has a safe form (and the rewrite is decided again), and
-//! [`runner`] executes only what carries an [`policy::Authorized`] token.
+//! files, [`remediate`] rewrites what has a safe form (and the rewrite is decided again),
+//! [`pipeline`] strings these stages together under a time budget, and [`runner`] executes only
+//! what carries a [`policy::Authorized`] token. [`report`] renders decisions for people and
+//! programs.
 #![forbid(unsafe_code)]
 
+pub mod classify;
+pub mod cli;
+pub mod exit;
+pub mod pipeline;
+pub mod policy;
+pub mod remediate;
+pub mod report;
+pub mod runner;
 pub mod shell;

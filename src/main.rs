@@ -1,1 +1,524 @@
-fn main() {}
+//! The `warden` binary: parse argv, run the pipeline, map the outcome to an exit code.
+
+use std::ffi::OsString;
+use std::io::{BufRead, IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use warden::cli::{self, Cli, Command, Global, PolicyAction};
+use warden::exit;
+use warden::pipeline::{Evaluation, Evaluator, Request};
+use warden::policy::{Decision, Policy};
+use warden::report;
+use warden::runner::Runner;
+use warden::shell::{Context, MAX_INPUT_BYTES};
+
+fn main() -> ExitCode {
+    let args: Vec<OsString> = std::env::args_os().skip(1).collect();
+    let code = if cli::is_tool_form(&args) { tool_form(args) } else { shell_form(args) };
+    ExitCode::from(u8::try_from(code).unwrap_or(exit::INTERNAL as u8))
+}
+
+/// An error that ends warden before anything runs, with its exit code.
+struct Fatal {
+    code: i32,
+    message: String,
+}
+
+impl Fatal {
+    fn usage(message: impl Into<String>) -> Fatal {
+        Fatal {
+            code: exit::USAGE,
+            message: message.into(),
+        }
+    }
+}
+
+fn fail(f: Fatal) -> i32 {
+    eprintln!("warden: {}", f.message);
+    f.code
+}
+
+/// Resolves the workspace: the option, $WARDEN_WORKSPACE, the enclosing git work tree, the cwd.
+fn context(global: &Global) -> Result<Context, Fatal> {
+    let cwd = std::env::current_dir().map_err(|e| Fatal {
+        code: exit::INTERNAL,
+        message: format!("cannot read the current directory: {e}"),
+    })?;
+    let chosen = global
+        .workspace
+        .clone()
+        .or_else(|| std::env::var_os("WARDEN_WORKSPACE").filter(|v| !v.is_empty()).map(PathBuf::from))
+        .unwrap_or_else(|| git_toplevel(&cwd).unwrap_or_else(|| cwd.clone()));
+    let workspace = std::fs::canonicalize(&chosen).map_err(|e| Fatal::usage(format!("workspace {}: {e}", chosen.display())))?;
+    if !workspace.is_dir() {
+        return Err(Fatal::usage(format!("workspace {} is not a directory", workspace.display())));
+    }
+    let home = std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from).unwrap_or_else(|| PathBuf::from("/"));
+    Ok(Context { workspace, cwd, home })
+}
+
+/// The nearest ancestor holding `.git` (a directory or a worktree file), found without spawning git.
+fn git_toplevel(start: &Path) -> Option<PathBuf> {
+    start.ancestors().find(|dir| dir.join(".git").exists()).map(Path::to_path_buf)
+}
+
+fn load_policy(global: &Global) -> Result<Policy, Fatal> {
+    let mut extra = Vec::new();
+    for file in &global.rules {
+        let text = std::fs::read_to_string(file).map_err(|e| Fatal::usage(format!("rule file {}: {e}", file.display())))?;
+        extra.push((file.display().to_string(), text));
+    }
+    let policy = Policy::with_files(&extra).map_err(|e| Fatal::usage(e.to_string()))?;
+    if !extra.is_empty() {
+        let shipped: Vec<&str> = warden::policy::rules::SHIPPED.iter().map(|(f, _)| *f).collect();
+        let failures = warden::pipeline::check_examples(&policy, |r| !shipped.contains(&r.source.as_str()));
+        if let Some(first) = failures.first() {
+            return Err(Fatal::usage(format!("{first} ({} example failure(s); see `warden policy test FILE`)", failures.len())));
+        }
+    }
+    Ok(policy)
+}
+
+fn evaluator(global: &Global) -> Result<Evaluator, Fatal> {
+    Ok(Evaluator::new(load_policy(global)?, context(global)?))
+}
+
+/// Converts an argument to text, or explains why it cannot be judged.
+fn text_of(arg: OsString, what: &str) -> Result<String, Fatal> {
+    arg.into_string().map_err(|raw| Fatal {
+        code: exit::DENIED,
+        message: format!(
+            "[unverifiable] blocked: {what} is not valid UTF-8 ({:?}) — pass text; warden only runs what it can read",
+            raw.to_string_lossy()
+        ),
+    })
+}
+
+fn texts_of(args: Vec<OsString>, what: &str) -> Result<Vec<String>, Fatal> {
+    args.into_iter().map(|a| text_of(a, what)).collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shell form: warden [OPTIONS] -c STRING [ARG0 ARGS…]
+
+fn shell_form(args: Vec<OsString>) -> i32 {
+    let parsed = match cli::parse_shell(&args) {
+        Ok(p) => p,
+        Err(e) => return fail(Fatal::usage(e.to_string())),
+    };
+    if parsed.help {
+        let _ = Cli::try_parse_from(["warden", "--help"]).map_err(|e| e.print());
+        return exit::OK;
+    }
+    if parsed.version {
+        println!("warden {}", env!("CARGO_PKG_VERSION"));
+        return exit::OK;
+    }
+    match shell_request(parsed) {
+        Ok((request, global, interactive)) => {
+            let mut evaluator = match evaluator(&global) {
+                Ok(e) => e,
+                Err(f) => return fail(f),
+            };
+            match request {
+                Some(request) => decide_and_run(&mut evaluator, &global, request),
+                None if interactive => repl(&mut evaluator, &global),
+                None => exit::OK,
+            }
+        }
+        Err(f) => fail(f),
+    }
+}
+
+/// Builds the request of the shell form; None with `interactive` for a terminal session.
+fn shell_request(parsed: cli::ShellArgs) -> Result<(Option<Request>, Global, bool), Fatal> {
+    let positional = texts_of(parsed.positional, "a positional parameter")?;
+    let options = parsed.shell_options;
+    let (script, positional) = if let Some(command) = parsed.command {
+        (text_of(command, "the command")?, positional)
+    } else if let Some(file) = parsed.script_file {
+        let bytes = read_bounded_file(&file)?;
+        let script = String::from_utf8(bytes).map_err(|_| Fatal {
+            code: exit::DENIED,
+            message: format!("[unverifiable] blocked: {} is not valid UTF-8 — warden only runs what it can read", file.display()),
+        })?;
+        let mut all = vec![file.display().to_string()];
+        all.extend(positional);
+        (script, all)
+    } else if !std::io::stdin().is_terminal() {
+        let mut bytes = Vec::new();
+        let read = std::io::stdin().lock().take(MAX_INPUT_BYTES as u64 + 1).read_to_end(&mut bytes);
+        read.map_err(|e| Fatal::usage(format!("cannot read the script from stdin: {e}")))?;
+        if bytes.len() > MAX_INPUT_BYTES {
+            return Err(Fatal {
+                code: exit::DENIED,
+                message: format!("[unverifiable] blocked: the script on stdin is over {MAX_INPUT_BYTES} bytes — split the work into smaller commands"),
+            });
+        }
+        let script = String::from_utf8(bytes).map_err(|_| Fatal {
+            code: exit::DENIED,
+            message: "[unverifiable] blocked: the script on stdin is not valid UTF-8 — warden only runs what it can read".into(),
+        })?;
+        if script.trim().is_empty() {
+            return Ok((None, parsed.global, false));
+        }
+        (script, positional)
+    } else {
+        return Ok((None, parsed.global, true));
+    };
+    let request = Request::Shell {
+        script,
+        positional,
+        options,
+    };
+    Ok((Some(request), parsed.global, false))
+}
+
+fn read_bounded_file(file: &Path) -> Result<Vec<u8>, Fatal> {
+    let handle = std::fs::File::open(file).map_err(|e| Fatal {
+        code: if e.kind() == std::io::ErrorKind::NotFound { exit::NOT_FOUND } else { exit::NOT_EXECUTABLE },
+        message: format!("{}: {e}", file.display()),
+    })?;
+    let mut bytes = Vec::new();
+    handle.take(MAX_INPUT_BYTES as u64 + 1).read_to_end(&mut bytes).map_err(|e| Fatal {
+        code: exit::NOT_EXECUTABLE,
+        message: format!("{}: {e}", file.display()),
+    })?;
+    if bytes.len() > MAX_INPUT_BYTES {
+        return Err(Fatal {
+            code: exit::DENIED,
+            message: format!("[unverifiable] blocked: {} is over {MAX_INPUT_BYTES} bytes — split it into smaller scripts", file.display()),
+        });
+    }
+    Ok(bytes)
+}
+
+/// A terminal session: each line is decided and, when allowed, run. `cd DIR` lines move the
+/// session's working directory (each line otherwise runs in its own shell).
+fn repl(evaluator: &mut Evaluator, global: &Global) -> i32 {
+    let stdin = std::io::stdin();
+    let mut last = exit::OK;
+    loop {
+        eprint!("warden$ ");
+        let mut line = String::new();
+        match stdin.lock().read_line(&mut line) {
+            Ok(0) => {
+                eprintln!();
+                return last;
+            }
+            Ok(_) => {}
+            Err(e) => return fail(Fatal::usage(format!("cannot read input: {e}"))),
+        }
+        let line = line.trim_end_matches(['\n', '\r']);
+        if line.trim().is_empty() {
+            continue;
+        }
+        if line.trim() == "exit" {
+            return last;
+        }
+        if let Some(dir) = line.trim().strip_prefix("cd ").map(str::trim).filter(|d| !d.contains(['$', '`', ';', '&', '|'])) {
+            let target = evaluator.ctx.cwd.join(dir.trim_matches(['"', '\'']));
+            match std::fs::canonicalize(&target) {
+                Ok(dir) if dir.is_dir() => {
+                    evaluator.ctx.cwd = dir;
+                    last = exit::OK;
+                }
+                _ => {
+                    eprintln!("warden: cd: {}: no such directory", target.display());
+                    last = 1;
+                }
+            }
+            continue;
+        }
+        last = decide_and_run(evaluator, global, Request::shell(line));
+    }
+}
+
+/// The shell and run forms: decide, disclose, run when allowed.
+fn decide_and_run(evaluator: &mut Evaluator, global: &Global, request: Request) -> i32 {
+    let evaluation = evaluator.evaluate(request);
+    let decided = evaluation.effective();
+    if decided.verdict.decision != Decision::Allow {
+        if global.json {
+            eprintln!("{}", report::record(&evaluation));
+        } else {
+            eprintln!("{}", report::line(decided));
+        }
+        return exit_for(decided.verdict.decision);
+    }
+    if let Some(r) = &evaluation.remediation {
+        eprintln!("{}", r.disclosure);
+    }
+    let Some(authorized) = evaluation.authorize() else {
+        // Unreachable while the decision allows; refusing is the safe reading if it ever happens.
+        eprintln!("warden: internal error: an allowed request was not authorised");
+        return exit::INTERNAL;
+    };
+    let mut runner = Runner::new(evaluator.ctx.cwd.clone());
+    if let Some(t) = global.timeout {
+        runner.timeout = t;
+    }
+    if let Some(g) = global.grace {
+        runner.grace = g;
+    }
+    match runner.run(&authorized) {
+        Ok(outcome) => {
+            if outcome == warden::runner::Outcome::TimedOut {
+                eprintln!("warden: timed out after {:?}; the process group was stopped", runner.timeout);
+            }
+            outcome.exit_code()
+        }
+        Err(e) => {
+            eprintln!("warden: {e}");
+            e.exit_code()
+        }
+    }
+}
+
+fn exit_for(decision: Decision) -> i32 {
+    match decision {
+        Decision::Allow => exit::OK,
+        Decision::Ask => exit::NEEDS_APPROVAL,
+        Decision::Deny => exit::DENIED,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tool form: warden run|check|explain|policy …
+
+fn tool_form(args: Vec<OsString>) -> i32 {
+    let cli = match Cli::try_parse_from(std::iter::once(OsString::from("warden")).chain(args)) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { exit::USAGE } else { exit::OK };
+        }
+    };
+    let result = match cli.command {
+        Command::Run { argv } => run_argv(&cli.global, argv),
+        Command::Check {
+            command,
+            batch,
+            null,
+            argv,
+        } => {
+            if batch {
+                check_batch(&cli.global, null)
+            } else {
+                check_one(&cli.global, command, argv)
+            }
+        }
+        Command::Explain { command, argv } => explain(&cli.global, command, argv),
+        Command::Policy { action } => policy(&cli.global, action),
+    };
+    result.unwrap_or_else(fail)
+}
+
+fn request_of(command: Option<OsString>, argv: Vec<OsString>) -> Result<Request, Fatal> {
+    match command {
+        Some(c) => Ok(Request::shell(text_of(c, "the command")?)),
+        None if !argv.is_empty() => Ok(Request::Argv {
+            argv: texts_of(argv, "an argument")?,
+        }),
+        None => Err(Fatal::usage("give a command: -c STRING, or -- PROGRAM [ARGS…]")),
+    }
+}
+
+fn run_argv(global: &Global, argv: Vec<OsString>) -> Result<i32, Fatal> {
+    let request = request_of(None, argv)?;
+    let mut evaluator = evaluator(global)?;
+    Ok(decide_and_run(&mut evaluator, global, request))
+}
+
+fn check_one(global: &Global, command: Option<OsString>, argv: Vec<OsString>) -> Result<i32, Fatal> {
+    let request = request_of(command, argv)?;
+    let mut evaluator = evaluator(global)?;
+    let evaluation = evaluator.evaluate(request);
+    let out = if global.json {
+        report::record(&evaluation).to_string()
+    } else {
+        human_check(&evaluation)
+    };
+    write_stdout(&out)?;
+    Ok(exit_for(evaluation.decision()))
+}
+
+fn human_check(evaluation: &Evaluation) -> String {
+    let mut out = String::new();
+    if let Some(r) = &evaluation.remediation {
+        out.push_str(&r.disclosure);
+        out.push('\n');
+    }
+    out.push_str(&report::line(evaluation.effective()));
+    out
+}
+
+fn write_stdout(text: &str) -> Result<(), Fatal> {
+    let mut stdout = std::io::stdout().lock();
+    match writeln!(stdout, "{text}").and_then(|_| stdout.flush()) {
+        Ok(()) => Ok(()),
+        // A closed pipe means the reader has what it wanted.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(Fatal {
+            code: exit::INTERNAL,
+            message: format!("cannot write output: {e}"),
+        }),
+    }
+}
+
+/// Reads one record of at most MAX_INPUT_BYTES (+1 to detect excess); the rest of an oversized
+/// record is consumed without being stored. Returns None at the end of input.
+fn read_record(input: &mut impl BufRead, separator: u8) -> std::io::Result<Option<(Vec<u8>, bool)>> {
+    let mut record = Vec::new();
+    let mut oversized = false;
+    let mut any = false;
+    loop {
+        let available = input.fill_buf()?;
+        if available.is_empty() {
+            return Ok(any.then_some((record, oversized)));
+        }
+        any = true;
+        let (chunk, done) = match available.iter().position(|&b| b == separator) {
+            Some(i) => (&available[..i], Some(i + 1)),
+            None => (available, None),
+        };
+        if !oversized {
+            let room = (MAX_INPUT_BYTES + 1).saturating_sub(record.len());
+            record.extend_from_slice(&chunk[..chunk.len().min(room)]);
+            oversized = record.len() > MAX_INPUT_BYTES;
+        }
+        let consumed = done.unwrap_or(available.len());
+        input.consume(consumed);
+        if done.is_some() {
+            return Ok(Some((record, oversized)));
+        }
+    }
+}
+
+fn check_batch(global: &Global, null: bool) -> Result<i32, Fatal> {
+    let mut evaluator = evaluator(global)?;
+    let separator = if null { 0 } else { b'\n' };
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    loop {
+        let (bytes, oversized) = match read_record(&mut input, separator) {
+            Ok(Some(r)) => r,
+            Ok(None) => break,
+            Err(e) => {
+                return Err(Fatal {
+                    code: exit::INTERNAL,
+                    message: format!("cannot read stdin: {e}"),
+                });
+            }
+        };
+        let record = if oversized {
+            let shown = String::from_utf8_lossy(&bytes[..bytes.len().min(80)]).into_owned();
+            let reason = format!("the command is over {MAX_INPUT_BYTES} bytes");
+            report::refusal_record(&format!("{shown}…"), "unverifiable.too-large", &reason, "split the work into smaller commands")
+        } else {
+            match String::from_utf8(bytes) {
+                Ok(mut text) => {
+                    if !null && text.ends_with('\r') {
+                        text.pop();
+                    }
+                    report::record(&evaluator.evaluate(Request::shell(text)))
+                }
+                Err(e) => {
+                    let shown = String::from_utf8_lossy(e.as_bytes()).into_owned();
+                    report::refusal_record(
+                        &shown,
+                        "unverifiable.parse-error",
+                        "the command is not valid UTF-8",
+                        "pass text; warden only runs what it can read",
+                    )
+                }
+            }
+        };
+        if let Err(e) = writeln!(out, "{record}") {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                return Ok(exit::OK);
+            }
+            return Err(Fatal {
+                code: exit::INTERNAL,
+                message: format!("cannot write output: {e}"),
+            });
+        }
+    }
+    match out.flush() {
+        Ok(()) => Ok(exit::OK),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(exit::OK),
+        Err(e) => Err(Fatal {
+            code: exit::INTERNAL,
+            message: format!("cannot write output: {e}"),
+        }),
+    }
+}
+
+fn explain(global: &Global, command: Option<OsString>, argv: Vec<OsString>) -> Result<i32, Fatal> {
+    let request = request_of(command, argv)?;
+    let mut evaluator = evaluator(global)?;
+    let evaluation = evaluator.evaluate(request);
+    let out = if global.json {
+        serde_json::to_string_pretty(&report::explain_json(&evaluation)).unwrap_or_default()
+    } else {
+        report::explain_text(&evaluation)
+    };
+    write_stdout(out.trim_end())?;
+    Ok(exit_for(evaluation.decision()))
+}
+
+fn policy(global: &Global, action: PolicyAction) -> Result<i32, Fatal> {
+    match action {
+        PolicyAction::List => {
+            let policy = load_policy(global)?;
+            if global.json {
+                write_stdout(&serde_json::to_string_pretty(&policy.rules).unwrap_or_default())?;
+            } else {
+                write_stdout(report::rule_list(&policy).trim_end())?;
+            }
+            Ok(exit::OK)
+        }
+        PolicyAction::Show { id } => {
+            let policy = load_policy(global)?;
+            let rules: Vec<_> = policy.rules.iter().filter(|r| id.as_deref().is_none_or(|id| r.id == id)).collect();
+            if rules.is_empty() {
+                return Err(Fatal::usage(format!("no rule with id `{}` (see `warden policy list`)", id.unwrap_or_default())));
+            }
+            let out = if global.json {
+                serde_json::to_string_pretty(&rules).unwrap_or_default()
+            } else {
+                rules.iter().map(|r| report::rule_show(r)).collect::<Vec<_>>().join("\n")
+            };
+            write_stdout(out.trim_end())?;
+            Ok(exit::OK)
+        }
+        PolicyAction::Test { file } => {
+            let mut extra = Vec::new();
+            for f in global.rules.iter().chain(file.iter()) {
+                let text = std::fs::read_to_string(f).map_err(|e| Fatal::usage(format!("rule file {}: {e}", f.display())))?;
+                extra.push((f.display().to_string(), text));
+            }
+            let policy = Policy::with_files(&extra).map_err(|e| Fatal::usage(e.to_string()))?;
+            let failures = warden::pipeline::check_examples(&policy, |_| true);
+            let examples: usize = policy.rules.iter().map(|r| r.examples.matches.len() + r.examples.not_match.len()).sum();
+            let mut out = String::new();
+            for f in &failures {
+                out.push_str(&format!("FAIL {f}\n"));
+            }
+            out.push_str(&format!(
+                "{} rules, {} examples: {} passed, {} failed",
+                policy.rules.len(),
+                examples,
+                examples - failures.len(),
+                failures.len()
+            ));
+            write_stdout(&out)?;
+            Ok(if failures.is_empty() { exit::OK } else { exit::TEST_FAILED })
+        }
+    }
+}

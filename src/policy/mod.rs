@@ -184,8 +184,12 @@ pub fn decide(ops: &[Operation], policy: &Policy) -> Decided {
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum Plan {
-    /// Bash code, run by `bash -c` with positional parameters.
-    Shell { script: String, positional: Vec<String> },
+    /// Bash code, run by `bash [OPTIONS] -c SCRIPT` with positional parameters.
+    Shell {
+        script: String,
+        positional: Vec<String>,
+        options: Vec<String>,
+    },
     /// One argv, run without a shell.
     Argv { argv: Vec<String> },
     /// A remediation: argv steps run in order, stopping at the first failure.

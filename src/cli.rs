@@ -1,0 +1,304 @@
+//! Command-line surface: clap definitions for the subcommands, and the shell-shim grammar.
+//!
+//! warden is called two ways. As a tool (`warden run|check|explain|policy …`), parsed by clap. As
+//! a shell (`warden [OPTIONS] -c STRING [ARG0 ARGS…]`, what agents do with `$SHELL -c`), parsed by
+//! [`parse_shell`], which follows bash's own option grammar (clustered `-lc`, `-ec`, `-o NAME`,
+//! positional parameters after the string) so that any program that can drive bash can drive
+//! warden. Invariant: nothing here decides or runs; it only turns argv into a typed request.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand};
+
+/// Options shared by every form.
+#[derive(Args, Clone, Debug, Default)]
+pub struct Global {
+    /// The workspace: the only tree work may change [default: $WARDEN_WORKSPACE, else the
+    /// enclosing git work tree, else the current directory].
+    #[arg(long, global = true, value_name = "DIR")]
+    pub workspace: Option<PathBuf>,
+    /// Machine-readable output (JSON).
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// Time limit for a run, e.g. `120`, `30s`, `500ms`, `5m` [default: 120s].
+    #[arg(long, global = true, value_name = "DURATION", value_parser = parse_duration)]
+    pub timeout: Option<Duration>,
+    /// Time between TERM and KILL when the limit is reached [default: 2s].
+    #[arg(long, global = true, value_name = "DURATION", value_parser = parse_duration)]
+    pub grace: Option<Duration>,
+    /// Extra rule file, consulted after the shipped rules (repeatable).
+    #[arg(long = "rules", global = true, value_name = "FILE")]
+    pub rules: Vec<PathBuf>,
+}
+
+/// warden: a guarded shell. Every command is parsed, classified and decided before it runs.
+#[derive(Parser, Debug)]
+#[command(
+    name = "warden",
+    version,
+    about = "A guarded shell: commands are parsed, classified and decided by rules before they run.",
+    after_help = "Shell form: warden [OPTIONS] -c STRING [ARG0 ARGS…] runs STRING like `bash -c`.\n\
+                  Exit codes: the command's own status; 2 usage; 75 needs approval; 77 denied; 124 timeout; \
+                  125 warden failed; 126/127 not executable / not found."
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: Global,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Run PROGRAM with ARGS (no shell re-parsing of the arguments) if the policy allows it.
+    Run {
+        /// The program and its arguments, after `--`.
+        #[arg(last = true, required = true, value_name = "PROGRAM [ARGS]")]
+        argv: Vec<OsString>,
+    },
+    /// Decide without running: exit 0 allow, 75 needs approval, 77 deny.
+    Check {
+        /// Bash text to decide.
+        #[arg(short = 'c', value_name = "STRING", conflicts_with_all = ["batch", "argv"])]
+        command: Option<OsString>,
+        /// Read commands from stdin (one per line, or NUL-separated with --null); one JSON line each.
+        #[arg(long)]
+        batch: bool,
+        /// With --batch: commands are separated by NUL bytes, so they may span lines.
+        #[arg(long, requires = "batch")]
+        null: bool,
+        /// A program and arguments to decide as an argv, after `--`.
+        #[arg(last = true, value_name = "PROGRAM [ARGS]", conflicts_with = "batch")]
+        argv: Vec<OsString>,
+    },
+    /// Show how a command is parsed, classified and decided, rule by rule.
+    Explain {
+        /// Bash text to explain.
+        #[arg(short = 'c', value_name = "STRING", conflicts_with = "argv")]
+        command: Option<OsString>,
+        /// A program and arguments, after `--`.
+        #[arg(last = true, value_name = "PROGRAM [ARGS]")]
+        argv: Vec<OsString>,
+    },
+    /// Inspect and test the rules in force.
+    Policy {
+        #[command(subcommand)]
+        action: PolicyAction,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum PolicyAction {
+    /// List the rules in force, in the order they are consulted.
+    List,
+    /// Show one rule (or all) in full.
+    Show { id: Option<String> },
+    /// Check every rule's examples (and FILE's rules, added to the shipped ones).
+    Test { file: Option<PathBuf> },
+}
+
+/// Names that select the tool form; anything else is the shell form.
+pub const SUBCOMMANDS: &[&str] = &["run", "check", "explain", "policy", "help"];
+
+/// `120`, `120s`, `500ms`, `2m`, `1h`, `1.5s`.
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let split = text.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let value: f64 = number.parse().map_err(|_| format!("`{text}` is not a duration (try 30s, 500ms, 2m)"))?;
+    let seconds = match unit {
+        "" | "s" => value,
+        "ms" => value / 1000.0,
+        "m" => value * 60.0,
+        "h" => value * 3600.0,
+        _ => return Err(format!("unknown unit `{unit}` in `{text}` (use ms, s, m or h)")),
+    };
+    if !seconds.is_finite() || seconds <= 0.0 || seconds > 7.0 * 24.0 * 3600.0 {
+        return Err(format!("`{text}` is out of range (more than 0, at most 7 days)"));
+    }
+    Ok(Duration::from_secs_f64(seconds))
+}
+
+/// The shell form, parsed.
+#[derive(Debug, Default)]
+pub struct ShellArgs {
+    pub global: Global,
+    /// `-c STRING`.
+    pub command: Option<OsString>,
+    /// A script file operand (`warden script.sh args`), when there is no `-c`.
+    pub script_file: Option<PathBuf>,
+    /// `$0 $1 …` after the command string (or `$1 …` after the script file).
+    pub positional: Vec<OsString>,
+    /// bash set-options to keep (`-e`, `-u`, `-x`, `-o pipefail`, …), passed to bash as given.
+    pub shell_options: Vec<String>,
+    pub help: bool,
+    pub version: bool,
+}
+
+/// A usage error in the shell form.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}\n\nUsage: warden [OPTIONS] -c STRING [ARG0 ARGS…]\n       warden run|check|explain|policy … (see `warden --help`)")]
+pub struct UsageError(pub String);
+
+const SET_FLAGS: &str = "abefhkmnptuvxBCEHPT";
+const SET_OPTIONS: &[&str] = &[
+    "allexport", "braceexpand", "errexit", "errtrace", "functrace", "hashall", "histexpand", "history", "ignoreeof", "keyword",
+    "monitor", "noclobber", "noexec", "noglob", "nolog", "notify", "nounset", "onecmd", "physical", "pipefail", "posix",
+    "privileged", "verbose", "vi", "emacs", "xtrace",
+];
+
+/// Parses the shell form: warden's long options, then bash's (`-c`, `-l`, `-i`, `-s`, set flags).
+pub fn parse_shell(args: &[OsString]) -> Result<ShellArgs, UsageError> {
+    let mut out = ShellArgs::default();
+    let mut want_command = false;
+    let mut i = 0;
+    let value_of = |i: &mut usize, inline: Option<&str>, name: &str| -> Result<String, UsageError> {
+        if let Some(v) = inline {
+            return Ok(v.to_string());
+        }
+        *i += 1;
+        args.get(*i)
+            .and_then(|v| v.to_str())
+            .map(str::to_string)
+            .ok_or_else(|| UsageError(format!("option `{name}` needs a value")))
+    };
+    while i < args.len() {
+        let Some(arg) = args[i].to_str() else {
+            break; // a non-UTF-8 operand: the command string or a positional parameter
+        };
+        if arg == "--" || arg == "-" {
+            i += 1;
+            break;
+        }
+        if let Some(long) = arg.strip_prefix("--") {
+            let (name, inline) = match long.split_once('=') {
+                Some((n, v)) => (n, Some(v)),
+                None => (long, None),
+            };
+            match name {
+                "workspace" => out.global.workspace = Some(PathBuf::from(value_of(&mut i, inline, "--workspace")?)),
+                "timeout" => out.global.timeout = Some(parse_duration(&value_of(&mut i, inline, "--timeout")?).map_err(UsageError)?),
+                "grace" => out.global.grace = Some(parse_duration(&value_of(&mut i, inline, "--grace")?).map_err(UsageError)?),
+                "rules" => out.global.rules.push(PathBuf::from(value_of(&mut i, inline, "--rules")?)),
+                "json" if inline.is_none() => out.global.json = true,
+                "login" | "noprofile" | "norc" | "noediting" | "posix" | "restricted" if inline.is_none() => {}
+                "help" if inline.is_none() => out.help = true,
+                "version" if inline.is_none() => out.version = true,
+                _ => return Err(UsageError(format!("unknown option `--{name}`"))),
+            }
+            i += 1;
+            continue;
+        }
+        let (on, flags) = if let Some(f) = arg.strip_prefix('-').filter(|f| !f.is_empty()) {
+            (true, f)
+        } else if let Some(f) = arg.strip_prefix('+').filter(|f| !f.is_empty()) {
+            (false, f)
+        } else {
+            break; // first operand
+        };
+        let sign = if on { '-' } else { '+' };
+        let mut takes_option_name = false;
+        for c in flags.chars() {
+            match c {
+                'c' if on => want_command = true,
+                'l' | 'i' | 's' if on => {}
+                'h' if on && flags == "h" => out.help = true,
+                'o' => takes_option_name = true,
+                c if SET_FLAGS.contains(c) => out.shell_options.push(format!("{sign}{c}")),
+                c => return Err(UsageError(format!("unknown option `{sign}{c}`"))),
+            }
+        }
+        if takes_option_name {
+            let name = value_of(&mut i, None, &format!("{sign}o"))?;
+            if !SET_OPTIONS.contains(&name.as_str()) {
+                return Err(UsageError(format!("unknown shell option `{name}` for `{sign}o`")));
+            }
+            out.shell_options.push(format!("{sign}o"));
+            out.shell_options.push(name);
+        }
+        i += 1;
+    }
+    let mut rest = args[i.min(args.len())..].iter().cloned();
+    if want_command {
+        out.command = Some(rest.next().ok_or_else(|| UsageError("option `-c` needs a command string".into()))?);
+    } else if let Some(file) = rest.next() {
+        out.script_file = Some(PathBuf::from(file));
+    }
+    out.positional = rest.collect();
+    Ok(out)
+}
+
+/// True when argv selects the tool form (a subcommand, possibly after warden's global options).
+pub fn is_tool_form(args: &[OsString]) -> bool {
+    let mut i = 0;
+    while let Some(arg) = args.get(i).and_then(|a| a.to_str()) {
+        match arg {
+            "--workspace" | "--timeout" | "--grace" | "--rules" => i += 2,
+            "--json" => i += 1,
+            a if a.starts_with("--") && a.contains('=') => i += 1,
+            a => return SUBCOMMANDS.contains(&a),
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn os(args: &[&str]) -> Vec<OsString> {
+        args.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn clustered_lc_takes_the_next_word_as_the_command() {
+        let parsed = parse_shell(&os(&["-lc", "echo hi", "zero", "one"])).unwrap();
+        assert_eq!(parsed.command, Some(OsString::from("echo hi")));
+        assert_eq!(parsed.positional, os(&["zero", "one"]));
+        assert!(parsed.shell_options.is_empty());
+    }
+
+    #[test]
+    fn errexit_and_pipefail_are_kept_for_bash() {
+        let parsed = parse_shell(&os(&["-e", "-o", "pipefail", "-c", "true"])).unwrap();
+        assert_eq!(parsed.shell_options, vec!["-e", "-o", "pipefail"]);
+        let parsed = parse_shell(&os(&["-ec", "true"])).unwrap();
+        assert_eq!(parsed.shell_options, vec!["-e"]);
+    }
+
+    #[test]
+    fn warden_options_come_before_the_command() {
+        let parsed = parse_shell(&os(&["--timeout", "5s", "--workspace=/w", "-c", "ls"])).unwrap();
+        assert_eq!(parsed.global.timeout, Some(Duration::from_secs(5)));
+        assert_eq!(parsed.global.workspace, Some(PathBuf::from("/w")));
+        assert_eq!(parsed.command, Some(OsString::from("ls")));
+    }
+
+    #[test]
+    fn unknown_options_are_usage_errors() {
+        assert!(parse_shell(&os(&["--frobnicate", "-c", "ls"])).is_err());
+        assert!(parse_shell(&os(&["-Z", "-c", "ls"])).is_err());
+        assert!(parse_shell(&os(&["-c"])).is_err());
+        assert!(parse_shell(&os(&["-o", "nonsense", "-c", "ls"])).is_err());
+    }
+
+    #[test]
+    fn subcommands_are_found_after_global_options() {
+        assert!(is_tool_form(&os(&["check", "-c", "ls"])));
+        assert!(is_tool_form(&os(&["--workspace", "/w", "check", "--batch"])));
+        assert!(!is_tool_form(&os(&["-c", "check"])));
+        assert!(!is_tool_form(&os(&["--timeout", "5", "-lc", "run"])));
+    }
+
+    #[test]
+    fn durations_parse_with_units() {
+        assert_eq!(parse_duration("120"), Ok(Duration::from_secs(120)));
+        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
+        assert!(parse_duration("0").is_err());
+        assert!(parse_duration("abc").is_err());
+        assert!(parse_duration("5 parsecs").is_err());
+    }
+}
