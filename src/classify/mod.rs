@@ -177,6 +177,11 @@ pub fn classify_invocation(inv: &Invocation, env: &Env) -> Operation {
         programs::classify_program(inv, env, &mut op);
     }
     judge_targets(inv, env, &mut op);
+    // `xargs rm`, `parallel rm {}`: the paths arrive on stdin at run time, so none can be checked.
+    if inv.args_from_input && op.effect == Effect::Delete && !op.has_fact("delete.from_input") {
+        let via = inv.via.last().map(String::as_str).unwrap_or("xargs");
+        op.fact("delete.from_input", format!("deletes paths read from input by {via}"));
+    }
     if inv.privileged {
         op.fact("privilege", format!("runs as another user via {}", inv.via.first().map(String::as_str).unwrap_or(&program)));
     }

@@ -373,10 +373,26 @@ fn generic(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
     if reader {
         op.effect = Effect::Read;
     }
+    // Searchers take a pattern first (unless given by -e/-f), and some options take a value.
+    let searcher = matches!(op.program.as_str(), "grep" | "egrep" | "fgrep" | "rg" | "ag" | "ack" | "zgrep");
+    let valued: &[&str] = if searcher { &["-A", "-B", "-C", "-m", "-d", "-D", "-g", "--glob", "-t", "--type", "-T", "--type-not", "-M", "-j", "--max-count", "--context", "--iglob", "-E", "--encoding"] } else { &[] };
+    let mut pattern_pending = searcher && !args.iter().any(|w| {
+        let t = lit(w);
+        matches!(t.as_str(), "-e" | "-f" | "--regexp" | "--file") || t.starts_with("--regexp=") || t.starts_with("--file=") || (t.starts_with("-e") && !t.starts_with("--"))
+    });
     let mut skip_next = false;
     for w in args {
         if skip_next {
             skip_next = false;
+            continue;
+        }
+        let t = lit(w);
+        if valued.contains(&t.as_str()) {
+            skip_next = true;
+            continue;
+        }
+        if pattern_pending && !t.starts_with('-') {
+            pattern_pending = false;
             continue;
         }
         let Some(text) = w.as_literal() else {
@@ -475,8 +491,18 @@ fn find(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
         match t.as_str() {
             "-delete" => {
                 op.effect = Effect::Delete;
+                // With no test before `-delete`, find removes the whole tree below each root:
+                // judged like `rm -rf ROOT` (so `find . -delete` is the workspace root).
+                let filtered = rest[..j].iter().any(|w| {
+                    let t = lit(w);
+                    !matches!(
+                        t.as_str(),
+                        "-depth" | "-d" | "-xdev" | "-mount" | "-follow" | "-ignore_readdir_race" | "-noleaf" | "-daystart" | "-maxdepth" | "-mindepth"
+                    ) && !t.chars().all(|c| c.is_ascii_digit())
+                });
+                let role = if filtered { Role::DeleteUnder } else { Role::Delete };
                 for r in &roots {
-                    add_target(op, env, inv, r, Role::DeleteUnder);
+                    add_target(op, env, inv, r, role);
                 }
             }
             "-fprint" | "-fprint0" | "-fprintf" | "-fls" => {
@@ -703,6 +729,17 @@ fn tar(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
 
 fn partitioner(op: &mut Operation, args: &[Word]) {
     op.effect = Effect::System;
+    if op.program == "parted" {
+        // parted's `-s` is --script (no questions asked), not a read-only flag.
+        const CHANGES: &[&str] = &["mklabel", "mktable", "mkpart", "mkpartfs", "rm", "resizepart", "resize", "rescue", "name", "set", "toggle", "disk_set", "disk_toggle", "mkfs", "move", "cp", "type"];
+        let words: Vec<String> = args.iter().map(lit).collect();
+        let changes = words.iter().any(|w| CHANGES.contains(&w.as_str()));
+        let only_reads = words.iter().any(|w| matches!(w.as_str(), "print" | "-l" | "--list" | "--help" | "-h" | "-v" | "--version"));
+        if changes || !only_reads {
+            op.fact("disk.format", "parted rewrites partition tables");
+        }
+        return;
+    }
     let read = args.iter().any(|w| {
         let t = lit(w);
         matches!(t.as_str(), "-l" | "--list" | "-s" | "--show" | "print" | "-p" | "--print" | "-d" | "--dump" | "--help" | "-h" | "-V" | "--version" | "-i" | "-I" | "status" | "list")
@@ -757,23 +794,43 @@ fn network_config(op: &mut Operation, name: &str, args: &[Word]) {
 fn kill(op: &mut Operation, name: &str, args: &[Word]) {
     op.effect = Effect::System;
     if name == "kill" {
-        let a = parse(args, &Opts { short: "sn", long: &["--signal"] });
-        if a.has(&["-l", "-L", "--list", "--table"]) {
-            op.effect = Effect::Read;
-            return;
+        // bash's kill: an optional signal (`-9`, `-KILL`, `-s SIG`, `-n N`, `--signal SIG`), an
+        // optional `--`, then targets, which may themselves be negative (`-1` is every process,
+        // `-PGID` a process group).
+        let mut rest = args;
+        let mut seen_signal = false;
+        while let Some((first, tail)) = rest.split_first() {
+            let t = lit(first);
+            match t.as_str() {
+                "-l" | "-L" | "--list" | "--table" => {
+                    op.effect = Effect::Read;
+                    return;
+                }
+                "--" => {
+                    rest = tail;
+                    break;
+                }
+                "-s" | "-n" | "--signal" => {
+                    rest = tail.get(1..).unwrap_or(&[]);
+                    seen_signal = true;
+                }
+                s if !seen_signal && s.len() > 1 && s.starts_with('-') && !s.starts_with("-%") => {
+                    rest = tail;
+                    seen_signal = true;
+                }
+                _ => break,
+            }
         }
         // Job specs (`%1`) and `$!` name the command's own children.
-        let own = a.operands.iter().all(|w| {
+        let own = rest.iter().all(|w| {
             let t = w.raw.as_str();
             t.starts_with('%') || t == "$!" || t == "\"$!\"" || t.starts_with("-%")
         });
-        // `kill -9 %1`, `kill -TERM 1234`: the signal may be written as `-9`, which `parse` sees as
-        // flags; what matters is the operands.
-        if own && !a.operands.is_empty() {
+        if own && !rest.is_empty() {
             op.effect = Effect::Exec;
             return;
         }
-        let targets: Vec<String> = a.operands.iter().map(|w| w.raw.clone()).collect();
+        let targets: Vec<String> = rest.iter().map(|w| w.raw.clone()).collect();
         if targets.is_empty() {
             op.effect = Effect::Read;
             return;
@@ -799,10 +856,8 @@ fn system_packages(op: &mut Operation, name: &str, args: &[Word]) {
     if mutating {
         op.effect = Effect::System;
         op.subcommand = Some(verb.clone());
+        // Installing also downloads, but the system change is what the approval is about.
         op.fact("system.packages", format!("{name} {verb} changes installed system packages"));
-        if !matches!(verb.as_str(), "remove" | "purge" | "autoremove" | "del" | "uninstall" | "erase" | "rm" | "clean" | "cleanup" | "unlink" | "link" | "-e" | "--uninstall") {
-            op.fact("net.use", format!("{name} {verb} downloads packages"));
-        }
     } else if matches!(verb.as_str(), "search" | "info" | "show" | "download" | "fetch" | "outdated" | "policy" | "madison") && !matches!(name, "brew") {
         op.effect = Effect::Read;
     } else {

@@ -8,7 +8,7 @@
 //! as swallowing the command, so an unknown option cannot hide the program that follows it.
 
 use super::walk::{Scope, Walker, join_normal};
-use super::word::{Part, Source, Word};
+use super::word::{Part, Source, Value, Word};
 use super::{FindingKind, Input, Invocation, program_name};
 
 /// Option grammar of a wrapper: which short letters and long names take a value, and how many
@@ -271,7 +271,7 @@ impl Walker<'_> {
         if let Some(code) = value_of(&s, &["-S", "--split-string"]) {
             // `env -S 'prog args'`: the string is split into words and run.
             let rest: Vec<String> = inv.argv[s.command..].iter().map(|w| w.raw.clone()).collect();
-            match code.as_literal() {
+            match self.code_text(&code) {
                 Some(text) => {
                     let joined = std::iter::once(text).chain(rest).collect::<Vec<_>>().join(" ");
                     let mut sub = scope.clone();
@@ -394,7 +394,9 @@ impl Walker<'_> {
         let s = split(&inv.argv, &g);
         let mut sub = scope.clone();
         sub.privileged = true;
-        if let Some(code) = value_of(&s, &["-c", "--command", "--session-command"]) {
+        // su permutes its arguments (GNU getopt): `su root -c CMD` has the user first.
+        let code = value_of(&s, &["-c", "--command", "--session-command"]).or_else(|| su_command(&inv.argv));
+        if let Some(code) = code {
             self.walk_code_word(&code, &inv, &mut sub);
             return Some(inv);
         }
@@ -415,7 +417,7 @@ impl Walker<'_> {
 
     fn walk_eval(&mut self, inv: Invocation, scope: &mut Scope) -> Option<Invocation> {
         let args = &inv.argv[1..];
-        let literal: Option<Vec<String>> = args.iter().map(|w| w.as_literal()).collect();
+        let literal: Option<Vec<String>> = args.iter().map(|w| self.code_text(w)).collect();
         match literal {
             Some(parts) => {
                 // eval runs in the current shell: its `cd` carries on.
@@ -502,8 +504,17 @@ impl Walker<'_> {
         }
     }
 
+    /// The text of a word given as code, as the outer shell hands it over: quotes removed and an
+    /// unquoted `~` expanded. None when it depends on variables or substitutions.
+    fn code_text(&self, word: &Word) -> Option<String> {
+        match word.value(&self.ctx.home.to_string_lossy()) {
+            Value::Literal(text) | Value::Pattern(text) => Some(text),
+            Value::Dynamic => None,
+        }
+    }
+
     fn walk_code_word(&mut self, code: &Word, inv: &Invocation, scope: &mut Scope) {
-        match code.as_literal() {
+        match self.code_text(code) {
             Some(text) => {
                 let mut sub = scope.clone();
                 self.walk_code(&text, inv.depth + 1, &mut sub, Input::Inherited);
@@ -514,7 +525,7 @@ impl Walker<'_> {
 
     fn walk_joined_code(&mut self, inv: &Invocation, from: usize, scope: &mut Scope) {
         let words = &inv.argv[from..];
-        let literal: Option<Vec<String>> = words.iter().map(|w| w.as_literal()).collect();
+        let literal: Option<Vec<String>> = words.iter().map(|w| self.code_text(w)).collect();
         match literal {
             Some(parts) => {
                 let mut sub = scope.clone();
@@ -537,4 +548,36 @@ impl Walker<'_> {
             self.finding(FindingKind::DynamicCode, format!("{who} runs code computed at run time: {}", raw.join(" ")));
         }
     }
+}
+
+/// The `-c` code of `su`/`runuser` anywhere in argv (options may follow the user name), including
+/// clustered (`-lc CMD`), attached (`-cCMD`) and long (`--command=CMD`) forms.
+fn su_command(argv: &[Word]) -> Option<Word> {
+    let mut i = 1;
+    while i < argv.len() {
+        let Some(t) = argv[i].as_literal() else {
+            i += 1;
+            continue;
+        };
+        if t == "--" {
+            return None;
+        }
+        for long in ["--command", "--session-command"] {
+            if t == long {
+                return argv.get(i + 1).cloned();
+            }
+            if let Some(v) = t.strip_prefix(long).and_then(|r| r.strip_prefix('=')) {
+                return Some(Word::literal(v));
+            }
+        }
+        if let Some(flags) = t.strip_prefix('-').filter(|f| !f.starts_with('-') && !f.is_empty())
+            && let Some(pos) = flags.find('c')
+            && flags[..pos].chars().all(|c| "lmpfP".contains(c))
+        {
+            let attached = &flags[pos + 1..];
+            return if attached.is_empty() { argv.get(i + 1).cloned() } else { Some(Word::literal(attached)) };
+        }
+        i += 1;
+    }
+    None
 }

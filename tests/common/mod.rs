@@ -1,0 +1,72 @@
+//! Shared fixture: a real workspace and a real home on disk, outside /tmp.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use warden::shell::Context;
+
+/// A workspace W and a home H side by side in a fresh directory under the target dir.
+pub struct Fixture {
+    _dir: tempfile::TempDir,
+    pub workspace: PathBuf,
+    pub home: PathBuf,
+}
+
+impl Fixture {
+    pub fn new() -> Fixture {
+        let dir = tempfile::Builder::new()
+            .prefix("warden-fixture-")
+            .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+            .expect("create fixture directory");
+        let root = std::fs::canonicalize(dir.path()).expect("canonical fixture path");
+        let workspace = root.join("w");
+        let home = root.join("home");
+        for d in ["build", "target", "src", "docs", "dest", "existing_dir", ".git"] {
+            std::fs::create_dir_all(workspace.join(d)).expect("create fixture dir");
+        }
+        for d in [".ssh", ".aws", "projects"] {
+            std::fs::create_dir_all(home.join(d)).expect("create home dir");
+        }
+        let files: &[(&str, &str)] = &[
+            ("README.md", "# readme\n"),
+            ("notes.txt", "notes\n"),
+            ("a.txt", "a\n"),
+            ("b.txt", "b\n"),
+            ("Cargo.toml", "[package]\nname = \"x\"\n"),
+            ("build/out.o", "obj"),
+            ("src/main.rs", "fn main() {}\n"),
+            ("src/tokenizer.rs", "// tokenizer\n"),
+            ("src/lib.rs", "\n"),
+            ("existing_dir/a.txt", "inner a\n"),
+            (".env", "SECRET=1\n"),
+            (".env.example", "SECRET=\n"),
+            ("deploy.sh", "#!/bin/sh\necho deploy\n"),
+        ];
+        for (name, text) in files {
+            write(&workspace.join(name), text);
+        }
+        write(&home.join(".ssh/id_ed25519"), "key");
+        write(&home.join(".aws/credentials"), "[default]\n");
+        std::os::unix::fs::symlink("/etc", workspace.join("link-out")).expect("create symlink");
+        Fixture {
+            _dir: dir,
+            workspace,
+            home,
+        }
+    }
+
+    pub fn context(&self) -> Context {
+        Context {
+            workspace: self.workspace.clone(),
+            cwd: self.workspace.clone(),
+            home: self.home.clone(),
+        }
+    }
+}
+
+pub fn write(path: &Path, text: &str) {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).expect("create parent");
+    }
+    std::fs::write(path, text).expect("write fixture file");
+}
