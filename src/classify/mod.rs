@@ -247,6 +247,12 @@ fn judge_targets(inv: &Invocation, env: &Env, op: &mut Operation) {
             let name = if t.role == Role::Read { "secret.read" } else { "secret.write" };
             op.fact(name, format!("{shown} is {kind}"));
         }
+        // Kernel tunables (`echo 3 > /proc/sys/vm/drop_caches`) change the machine, not files.
+        let tunable = r.path.as_ref().is_some_and(|p| p.starts_with("/proc/sys") || p.starts_with("/sys/"));
+        if tunable && matches!(t.role, Role::Write | Role::Truncate) {
+            op.fact("system.kernel", format!("writes {shown}, a kernel setting"));
+            continue;
+        }
         match t.role {
             Role::Read => {}
             Role::Write => match r.place {

@@ -178,7 +178,7 @@ pub fn place_of(path: &Path, ctx: &Context, workspace: &Path) -> Place {
     if path.starts_with(workspace) {
         return Place::Inside;
     }
-    if SINKS.contains(&s.as_ref()) || s.starts_with("/dev/fd/") || s.starts_with("/dev/pts/") || s.starts_with("/proc/self/fd/") {
+    if SINKS.contains(&s.as_ref()) || s.starts_with("/dev/fd/") || s.starts_with("/dev/pts/") || s.starts_with("/dev/tty") || s.starts_with("/proc/self/fd/") {
         return Place::Sink;
     }
     if let Some(dev) = s.strip_prefix("/dev/") {

@@ -179,21 +179,25 @@ pub(super) fn classify_program(inv: &Invocation, env: &Env, op: &mut Operation) 
             }
         }
         "git" => git(inv, env, op, args),
-        "mkfs" | "mke2fs" | "mkswap" | "wipefs" | "mkdosfs" | "mkntfs" | "mkexfatfs" | "mformat" => {
-            op.effect = Effect::System;
-            op.fact("disk.format", format!("{name} destroys the file system on its target"));
-        }
-        n if n.starts_with("mkfs.") => {
-            op.effect = Effect::System;
-            op.fact("disk.format", format!("{name} destroys the file system on its target"));
-        }
-        "fdisk" | "sfdisk" | "gdisk" | "sgdisk" | "cfdisk" | "parted" | "partx" | "blkdiscard" | "hdparm" | "cryptsetup" | "zpool" | "lvremove" | "vgremove" | "pvremove" => {
+        "mkfs" | "mke2fs" | "mkswap" | "wipefs" | "mkdosfs" | "mkntfs" | "mkexfatfs" | "mformat" => make_filesystem(inv, env, op, args),
+        n if n.starts_with("mkfs.") => make_filesystem(inv, env, op, args),
+        "hdparm" => hdparm(op, args),
+        "cryptsetup" => cryptsetup(op, args),
+        "zpool" => zpool(op, args),
+        "fdisk" | "sfdisk" | "gdisk" | "sgdisk" | "cfdisk" | "parted" | "partx" | "blkdiscard" | "lvremove" | "vgremove" | "pvremove" => {
             partitioner(op, args);
         }
         "shutdown" | "reboot" | "poweroff" | "halt" | "kexec" => {
             op.effect = Effect::System;
-            let cancel = args.iter().any(|w| matches!(lit(w).as_str(), "-c" | "--help" | "--show"));
-            if !cancel {
+            let words: Vec<String> = args.iter().map(lit).collect();
+            let has = |names: &[&str]| words.iter().any(|w| names.contains(&w.as_str()));
+            if has(&["-c", "--help", "--show"]) {
+                // Cancelling or showing a scheduled shutdown.
+            } else if name != "shutdown" && has(&["-w", "--wtmp-only"]) {
+                op.fact("system.service", format!("{name} --wtmp-only records a shutdown without one"));
+            } else if name == "kexec" && !has(&["-e", "--exec", "-f", "--force"]) {
+                op.fact("system.kernel", "kexec loads or unloads a kernel for a later reboot");
+            } else {
                 op.fact("power.off", format!("{name} stops the machine"));
             }
         }
@@ -308,7 +312,12 @@ pub(super) fn classify_program(inv: &Invocation, env: &Env, op: &mut Operation) 
             op.remote = Some(host.clone());
             op.fact("net.remote", format!("{name} connects to {host}"));
             for w in args {
-                if let Some(t) = w.as_literal() && (t.contains('/') || t.starts_with('.')) {
+                // `/p:secret`, `user@host:/dir`, `//server/share` are options and addresses, not files.
+                if let Some(t) = w.as_literal()
+                    && (t.contains('/') || t.starts_with('.'))
+                    && !t.contains([':', '@', '%'])
+                    && !t.starts_with("//")
+                {
                     add_target(op, env, inv, w, Role::Read);
                 }
             }
@@ -414,7 +423,13 @@ fn generic(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
         if candidate.contains("://") {
             continue;
         }
-        let pathish = candidate.contains('/') || candidate.starts_with('.') || candidate.starts_with('~') || candidate.contains('*') || super::secrets::secret_kind(&candidate).is_some();
+        // A path by its shape; a bare word counts only where the program reads files by name
+        // (`cat secrets`) or it names a file (`x.pem`, `id_rsa`). `user:pass@host` is not a path.
+        let anchored = candidate.starts_with('/') || candidate.starts_with('.') || candidate.starts_with('~');
+        let option_like = candidate.contains(['@', ':', '%']) && !candidate.starts_with("./") && !candidate.starts_with('~');
+        let shaped = !option_like && (anchored || candidate.contains('/') || candidate.contains('*'));
+        let named = reader || candidate.contains('.') || candidate.starts_with("id_");
+        let pathish = shaped || (named && super::secrets::secret_kind(&candidate).is_some());
         if pathish {
             let word = if candidate == text { w.clone() } else { Word::literal(&candidate) };
             add_target(op, env, inv, &word, Role::Read);
@@ -727,6 +742,85 @@ fn tar(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
     }
 }
 
+/// `mkfs*`, `mkswap`, `wipefs`: destructive on a device (or a target computed at run time);
+/// building an image file is an ordinary write, judged like any other.
+fn make_filesystem(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
+    op.effect = Effect::System;
+    let name = op.program.clone();
+    let operands: Vec<&Word> = args.iter().filter(|w| !lit(w).starts_with('-')).collect();
+    let on_device = operands.iter().any(|w| w.is_dynamic() || lit(w).starts_with("/dev/"));
+    let informational = args.iter().any(|w| matches!(lit(w).as_str(), "-V" | "--version" | "-h" | "--help"));
+    if informational && !on_device {
+        op.effect = Effect::Read;
+        return;
+    }
+    if name == "wipefs" {
+        // Without -a/-o wipefs only lists signatures; -n/--no-act never writes.
+        let erases = args.iter().any(|w| {
+            let t = lit(w);
+            matches!(t.as_str(), "-a" | "--all" | "-o" | "--offset") || (t.starts_with('-') && !t.starts_with("--") && t.contains(['a', 'o']))
+        });
+        let no_act = args.iter().any(|w| matches!(lit(w).as_str(), "-n" | "--no-act"));
+        if erases && !no_act {
+            op.fact("disk.format", "wipefs erases file system signatures");
+        } else {
+            op.effect = Effect::Read;
+        }
+        return;
+    }
+    if on_device || operands.is_empty() {
+        op.fact("disk.format", format!("{name} destroys the file system on its target"));
+        return;
+    }
+    op.effect = Effect::Write;
+    for w in operands {
+        add_target(op, env, inv, w, Role::Write);
+    }
+}
+
+fn hdparm(op: &mut Operation, args: &[Word]) {
+    op.effect = Effect::System;
+    let flags: Vec<String> = args.iter().map(lit).filter(|t| t.starts_with('-')).collect();
+    let destructive = flags.iter().any(|f| {
+        f.starts_with("--security-erase") || f.starts_with("--trim-sector") || f.starts_with("--write-sector") || f.starts_with("--make-bad-sector") || f.starts_with("--fwdownload") || f == "--security-set-pass"
+    });
+    if destructive {
+        op.fact("disk.format", "hdparm erases or rewrites the drive");
+        return;
+    }
+    let reads = flags.iter().all(|f| matches!(f.as_str(), "-I" | "-i" | "-t" | "-T" | "-g" | "-C" | "-v" | "-H" | "-V" | "-h" | "--help" | "--direct"));
+    if reads {
+        op.effect = Effect::Read;
+    } else {
+        op.fact("system.kernel", "hdparm changes drive settings");
+    }
+}
+
+fn cryptsetup(op: &mut Operation, args: &[Word]) {
+    op.effect = Effect::System;
+    let verbs: Vec<String> = args.iter().map(lit).filter(|t| !t.starts_with('-')).collect();
+    let verb = verbs.first().cloned().unwrap_or_default();
+    match verb.as_str() {
+        "luksFormat" | "erase" | "luksErase" | "luksKillSlot" | "reencrypt" | "tcryptFormat" => {
+            op.fact("disk.format", format!("cryptsetup {verb} destroys the data or keys on its device"))
+        }
+        "status" | "luksDump" | "isLuks" | "luksUUID" | "tcryptDump" | "benchmark" | "" => op.effect = Effect::Read,
+        _ => op.fact("system.mount", format!("cryptsetup {verb} changes encrypted volumes")),
+    }
+}
+
+fn zpool(op: &mut Operation, args: &[Word]) {
+    op.effect = Effect::System;
+    let verb = args.iter().map(lit).find(|t| !t.starts_with('-')).unwrap_or_default();
+    match verb.as_str() {
+        "create" | "destroy" | "labelclear" | "add" | "attach" | "replace" | "split" | "initialize" | "trim" => {
+            op.fact("disk.format", format!("zpool {verb} overwrites devices or destroys a pool"))
+        }
+        "status" | "list" | "history" | "iostat" | "get" | "events" | "wait" | "" => op.effect = Effect::Read,
+        _ => op.fact("system.mount", format!("zpool {verb} changes storage pools")),
+    }
+}
+
 fn partitioner(op: &mut Operation, args: &[Word]) {
     op.effect = Effect::System;
     if op.program == "parted" {
@@ -742,8 +836,28 @@ fn partitioner(op: &mut Operation, args: &[Word]) {
     }
     let read = args.iter().any(|w| {
         let t = lit(w);
-        matches!(t.as_str(), "-l" | "--list" | "-s" | "--show" | "print" | "-p" | "--print" | "-d" | "--dump" | "--help" | "-h" | "-V" | "--version" | "-i" | "-I" | "status" | "list")
+        matches!(t.as_str(), "-l" | "--list" | "-s" | "--show" | "print" | "-p" | "--print" | "-d" | "--dump" | "--help" | "-h" | "-V" | "--version" | "-i" | "-I" | "status" | "list" | "-L" | "--list-types" | "-v" | "--verify")
     }) || args.is_empty();
+    // sgdisk with only backup/print/verify options reads the disk.
+    if op.program == "sgdisk" {
+        let only_reads = args.iter().map(lit).filter(|t| t.starts_with('-')).all(|t| {
+            matches!(t.as_str(), "-b" | "--backup" | "-p" | "--print" | "-v" | "--verify" | "-L" | "--list-types" | "-i" | "--info" | "-O" | "--print-mbr" | "-P" | "--pretend")
+        });
+        if only_reads {
+            op.effect = Effect::Read;
+            return;
+        }
+    }
+    // partx changes the kernel's view of partitions only with -a/-d/-u.
+    if op.program == "partx" {
+        let changes = args.iter().any(|w| matches!(lit(w).as_str(), "-a" | "--add" | "-d" | "--delete" | "-u" | "--update"));
+        if changes {
+            op.fact("system.mount", "partx changes the kernel's partition table");
+        } else {
+            op.effect = Effect::Read;
+        }
+        return;
+    }
     if !read {
         op.fact("disk.format", format!("{} rewrites partitions or disks", op.program));
     }
@@ -755,7 +869,11 @@ fn systemctl(op: &mut Operation, args: &[Word]) {
     match verb.as_str() {
         "poweroff" | "reboot" | "halt" | "kexec" | "soft-reboot" => {
             op.effect = Effect::System;
-            op.fact("power.off", format!("systemctl {verb} stops the machine"));
+            if a.value(&["--when"]).is_some_and(|w| lit(&w) == "cancel") || args.iter().any(|w| lit(w) == "--when=cancel") {
+                op.fact("system.service", format!("systemctl {verb} --when cancel cancels a scheduled shutdown"));
+            } else {
+                op.fact("power.off", format!("systemctl {verb} stops the machine"));
+            }
         }
         "" | "status" | "show" | "cat" | "list-units" | "list-unit-files" | "list-timers" | "list-sockets" | "list-dependencies" | "list-jobs" | "list-machines" | "is-active" | "is-enabled" | "is-failed" | "is-system-running" | "get-default" | "help" | "show-environment" | "--version" | "--help" => {
             op.effect = Effect::Read;

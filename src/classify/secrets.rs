@@ -70,15 +70,23 @@ pub fn secret_kind(path: &str) -> Option<&'static str> {
         Some((s, e)) if !s.is_empty() => (s, e.to_ascii_lowercase()),
         _ => (name, String::new()),
     };
-    if matches!(ext.as_str(), "pem" | "key" | "p12" | "pfx" | "jks" | "keystore" | "ppk" | "p8") {
-        return Some("a private key or certificate bundle");
-    }
     let words: Vec<String> = stem
         .split(|c: char| !c.is_ascii_alphanumeric())
         .filter(|w| !w.is_empty())
         .map(|w| w.to_ascii_lowercase())
         .collect();
     let has = |names: &[&str]| words.iter().any(|w| names.contains(&w.as_str()));
+    if matches!(ext.as_str(), "pem" | "key" | "p12" | "pfx" | "jks" | "keystore" | "ppk" | "p8") {
+        // A PEM or key file named as a public certificate or public key (`cert.pem`,
+        // `fullchain.pem`, `public.key`) holds nothing secret, unless its name also says private.
+        let public = matches!(ext.as_str(), "pem" | "key")
+            && has(&["cert", "certificate", "cacert", "fullchain", "chain", "ca", "public", "pub", "pubkey"])
+            && !has(&["key", "private", "priv", "privkey", "secret"]);
+        if !public {
+            return Some("a private key or certificate bundle");
+        }
+        return None;
+    }
     let data_ext = matches!(ext.as_str(), "json" | "yaml" | "yml" | "toml" | "txt" | "ini" | "env" | "xml" | "conf" | "cfg" | "");
     if data_ext && has(&["credentials", "credential", "secrets", "secret"]) {
         return Some("a secrets store");
@@ -119,6 +127,18 @@ pub fn is_secret_path(path: &Path) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn public_certificates_are_not_secrets_but_their_keys_are() {
+        assert!(secret_kind("tls/cert.pem").is_none());
+        assert!(secret_kind("fullchain.pem").is_none());
+        assert!(secret_kind("public.key").is_none());
+        assert!(secret_kind("key.pem").is_some());
+        assert!(secret_kind("server.pem").is_some());
+        assert!(secret_kind("cert-key.pem").is_some());
+        assert!(secret_kind("private_cert.pem").is_some());
+        assert!(secret_kind("bundle.p12").is_some());
+    }
 
     #[test]
     fn env_files_are_secrets_but_templates_are_not() {
