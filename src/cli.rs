@@ -105,18 +105,28 @@ pub const SUBCOMMANDS: &[&str] = &["run", "check", "explain", "policy", "help"];
 /// `120`, `120s`, `500ms`, `2m`, `1h`, `1.5s`.
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let text = text.trim();
-    let split = text.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(text.len());
+    let split = text
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(text.len());
     let (number, unit) = text.split_at(split);
-    let value: f64 = number.parse().map_err(|_| format!("`{text}` is not a duration (try 30s, 500ms, 2m)"))?;
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("`{text}` is not a duration (try 30s, 500ms, 2m)"))?;
     let seconds = match unit {
         "" | "s" => value,
         "ms" => value / 1000.0,
         "m" => value * 60.0,
         "h" => value * 3600.0,
-        _ => return Err(format!("unknown unit `{unit}` in `{text}` (use ms, s, m or h)")),
+        _ => {
+            return Err(format!(
+                "unknown unit `{unit}` in `{text}` (use ms, s, m or h)"
+            ));
+        }
     };
     if !seconds.is_finite() || seconds <= 0.0 || seconds > 7.0 * 24.0 * 3600.0 {
-        return Err(format!("`{text}` is out of range (more than 0, at most 7 days)"));
+        return Err(format!(
+            "`{text}` is out of range (more than 0, at most 7 days)"
+        ));
     }
     Ok(Duration::from_secs_f64(seconds))
 }
@@ -139,14 +149,39 @@ pub struct ShellArgs {
 
 /// A usage error in the shell form.
 #[derive(Debug, thiserror::Error)]
-#[error("{0}\n\nUsage: warden [OPTIONS] -c STRING [ARG0 ARGS…]\n       warden run|check|explain|policy … (see `warden --help`)")]
+#[error(
+    "{0}\n\nUsage: warden [OPTIONS] -c STRING [ARG0 ARGS…]\n       warden run|check|explain|policy … (see `warden --help`)"
+)]
 pub struct UsageError(pub String);
 
 const SET_FLAGS: &str = "abefhkmnptuvxBCEHPT";
 const SET_OPTIONS: &[&str] = &[
-    "allexport", "braceexpand", "errexit", "errtrace", "functrace", "hashall", "histexpand", "history", "ignoreeof", "keyword",
-    "monitor", "noclobber", "noexec", "noglob", "nolog", "notify", "nounset", "onecmd", "physical", "pipefail", "posix",
-    "privileged", "verbose", "vi", "emacs", "xtrace",
+    "allexport",
+    "braceexpand",
+    "errexit",
+    "errtrace",
+    "functrace",
+    "hashall",
+    "histexpand",
+    "history",
+    "ignoreeof",
+    "keyword",
+    "monitor",
+    "noclobber",
+    "noexec",
+    "noglob",
+    "nolog",
+    "notify",
+    "nounset",
+    "onecmd",
+    "physical",
+    "pipefail",
+    "posix",
+    "privileged",
+    "verbose",
+    "vi",
+    "emacs",
+    "xtrace",
 ];
 
 /// Parses the shell form: warden's long options, then bash's (`-c`, `-l`, `-i`, `-s`, set flags).
@@ -154,16 +189,17 @@ pub fn parse_shell(args: &[OsString]) -> Result<ShellArgs, UsageError> {
     let mut out = ShellArgs::default();
     let mut want_command = false;
     let mut i = 0;
-    let value_of = |i: &mut usize, inline: Option<&str>, name: &str| -> Result<String, UsageError> {
-        if let Some(v) = inline {
-            return Ok(v.to_string());
-        }
-        *i += 1;
-        args.get(*i)
-            .and_then(|v| v.to_str())
-            .map(str::to_string)
-            .ok_or_else(|| UsageError(format!("option `{name}` needs a value")))
-    };
+    let value_of =
+        |i: &mut usize, inline: Option<&str>, name: &str| -> Result<String, UsageError> {
+            if let Some(v) = inline {
+                return Ok(v.to_string());
+            }
+            *i += 1;
+            args.get(*i)
+                .and_then(|v| v.to_str())
+                .map(str::to_string)
+                .ok_or_else(|| UsageError(format!("option `{name}` needs a value")))
+        };
     while i < args.len() {
         let Some(arg) = args[i].to_str() else {
             break; // a non-UTF-8 operand: the command string or a positional parameter
@@ -178,12 +214,29 @@ pub fn parse_shell(args: &[OsString]) -> Result<ShellArgs, UsageError> {
                 None => (long, None),
             };
             match name {
-                "workspace" => out.global.workspace = Some(PathBuf::from(value_of(&mut i, inline, "--workspace")?)),
-                "timeout" => out.global.timeout = Some(parse_duration(&value_of(&mut i, inline, "--timeout")?).map_err(UsageError)?),
-                "grace" => out.global.grace = Some(parse_duration(&value_of(&mut i, inline, "--grace")?).map_err(UsageError)?),
-                "rules" => out.global.rules.push(PathBuf::from(value_of(&mut i, inline, "--rules")?)),
+                "workspace" => {
+                    out.global.workspace =
+                        Some(PathBuf::from(value_of(&mut i, inline, "--workspace")?))
+                }
+                "timeout" => {
+                    out.global.timeout = Some(
+                        parse_duration(&value_of(&mut i, inline, "--timeout")?)
+                            .map_err(UsageError)?,
+                    )
+                }
+                "grace" => {
+                    out.global.grace = Some(
+                        parse_duration(&value_of(&mut i, inline, "--grace")?)
+                            .map_err(UsageError)?,
+                    )
+                }
+                "rules" => out
+                    .global
+                    .rules
+                    .push(PathBuf::from(value_of(&mut i, inline, "--rules")?)),
                 "json" if inline.is_none() => out.global.json = true,
-                "login" | "noprofile" | "norc" | "noediting" | "posix" | "restricted" if inline.is_none() => {}
+                "login" | "noprofile" | "norc" | "noediting" | "posix" | "restricted"
+                    if inline.is_none() => {}
                 "help" if inline.is_none() => out.help = true,
                 "version" if inline.is_none() => out.version = true,
                 _ => return Err(UsageError(format!("unknown option `--{name}`"))),
@@ -213,7 +266,9 @@ pub fn parse_shell(args: &[OsString]) -> Result<ShellArgs, UsageError> {
         if takes_option_name {
             let name = value_of(&mut i, None, &format!("{sign}o"))?;
             if !SET_OPTIONS.contains(&name.as_str()) {
-                return Err(UsageError(format!("unknown shell option `{name}` for `{sign}o`")));
+                return Err(UsageError(format!(
+                    "unknown shell option `{name}` for `{sign}o`"
+                )));
             }
             out.shell_options.push(format!("{sign}o"));
             out.shell_options.push(name);
@@ -222,7 +277,10 @@ pub fn parse_shell(args: &[OsString]) -> Result<ShellArgs, UsageError> {
     }
     let mut rest = args[i.min(args.len())..].iter().cloned();
     if want_command {
-        out.command = Some(rest.next().ok_or_else(|| UsageError("option `-c` needs a command string".into()))?);
+        out.command = Some(
+            rest.next()
+                .ok_or_else(|| UsageError("option `-c` needs a command string".into()))?,
+        );
     } else if let Some(file) = rest.next() {
         out.script_file = Some(PathBuf::from(file));
     }
@@ -287,7 +345,12 @@ mod tests {
     #[test]
     fn subcommands_are_found_after_global_options() {
         assert!(is_tool_form(&os(&["check", "-c", "ls"])));
-        assert!(is_tool_form(&os(&["--workspace", "/w", "check", "--batch"])));
+        assert!(is_tool_form(&os(&[
+            "--workspace",
+            "/w",
+            "check",
+            "--batch"
+        ])));
         assert!(!is_tool_form(&os(&["-c", "check"])));
         assert!(!is_tool_form(&os(&["--timeout", "5", "-lc", "run"])));
     }

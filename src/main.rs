@@ -17,7 +17,11 @@ use warden::shell::{Context, MAX_INPUT_BYTES};
 
 fn main() -> ExitCode {
     let args: Vec<OsString> = std::env::args_os().skip(1).collect();
-    let code = if cli::is_tool_form(&args) { tool_form(args) } else { shell_form(args) };
+    let code = if cli::is_tool_form(&args) {
+        tool_form(args)
+    } else {
+        shell_form(args)
+    };
     ExitCode::from(u8::try_from(code).unwrap_or(exit::INTERNAL as u8))
 }
 
@@ -50,33 +54,59 @@ fn context(global: &Global) -> Result<Context, Fatal> {
     let chosen = global
         .workspace
         .clone()
-        .or_else(|| std::env::var_os("WARDEN_WORKSPACE").filter(|v| !v.is_empty()).map(PathBuf::from))
+        .or_else(|| {
+            std::env::var_os("WARDEN_WORKSPACE")
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+        })
         .unwrap_or_else(|| git_toplevel(&cwd).unwrap_or_else(|| cwd.clone()));
-    let workspace = std::fs::canonicalize(&chosen).map_err(|e| Fatal::usage(format!("workspace {}: {e}", chosen.display())))?;
+    let workspace = std::fs::canonicalize(&chosen)
+        .map_err(|e| Fatal::usage(format!("workspace {}: {e}", chosen.display())))?;
     if !workspace.is_dir() {
-        return Err(Fatal::usage(format!("workspace {} is not a directory", workspace.display())));
+        return Err(Fatal::usage(format!(
+            "workspace {} is not a directory",
+            workspace.display()
+        )));
     }
-    let home = std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from).unwrap_or_else(|| PathBuf::from("/"));
-    Ok(Context { workspace, cwd, home })
+    let home = std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/"));
+    Ok(Context {
+        workspace,
+        cwd,
+        home,
+    })
 }
 
 /// The nearest ancestor holding `.git` (a directory or a worktree file), found without spawning git.
 fn git_toplevel(start: &Path) -> Option<PathBuf> {
-    start.ancestors().find(|dir| dir.join(".git").exists()).map(Path::to_path_buf)
+    start
+        .ancestors()
+        .find(|dir| dir.join(".git").exists())
+        .map(Path::to_path_buf)
 }
 
 fn load_policy(global: &Global) -> Result<Policy, Fatal> {
     let mut extra = Vec::new();
     for file in &global.rules {
-        let text = std::fs::read_to_string(file).map_err(|e| Fatal::usage(format!("rule file {}: {e}", file.display())))?;
+        let text = std::fs::read_to_string(file)
+            .map_err(|e| Fatal::usage(format!("rule file {}: {e}", file.display())))?;
         extra.push((file.display().to_string(), text));
     }
     let policy = Policy::with_files(&extra).map_err(|e| Fatal::usage(e.to_string()))?;
     if !extra.is_empty() {
-        let shipped: Vec<&str> = warden::policy::rules::SHIPPED.iter().map(|(f, _)| *f).collect();
-        let failures = warden::pipeline::check_examples(&policy, |r| !shipped.contains(&r.source.as_str()));
+        let shipped: Vec<&str> = warden::policy::rules::SHIPPED
+            .iter()
+            .map(|(f, _)| *f)
+            .collect();
+        let failures =
+            warden::pipeline::check_examples(&policy, |r| !shipped.contains(&r.source.as_str()));
         if let Some(first) = failures.first() {
-            return Err(Fatal::usage(format!("{first} ({} example failure(s); see `warden policy test FILE`)", failures.len())));
+            return Err(Fatal::usage(format!(
+                "{first} ({} example failure(s); see `warden policy test FILE`)",
+                failures.len()
+            )));
         }
     }
     Ok(policy)
@@ -143,19 +173,27 @@ fn shell_request(parsed: cli::ShellArgs) -> Result<(Option<Request>, Global, boo
         let bytes = read_bounded_file(&file)?;
         let script = String::from_utf8(bytes).map_err(|_| Fatal {
             code: exit::DENIED,
-            message: format!("[unverifiable] blocked: {} is not valid UTF-8 — warden only runs what it can read", file.display()),
+            message: format!(
+                "[unverifiable] blocked: {} is not valid UTF-8 — warden only runs what it can read",
+                file.display()
+            ),
         })?;
         let mut all = vec![file.display().to_string()];
         all.extend(positional);
         (script, all)
     } else if !std::io::stdin().is_terminal() {
         let mut bytes = Vec::new();
-        let read = std::io::stdin().lock().take(MAX_INPUT_BYTES as u64 + 1).read_to_end(&mut bytes);
+        let read = std::io::stdin()
+            .lock()
+            .take(MAX_INPUT_BYTES as u64 + 1)
+            .read_to_end(&mut bytes);
         read.map_err(|e| Fatal::usage(format!("cannot read the script from stdin: {e}")))?;
         if bytes.len() > MAX_INPUT_BYTES {
             return Err(Fatal {
                 code: exit::DENIED,
-                message: format!("[unverifiable] blocked: the script on stdin is over {MAX_INPUT_BYTES} bytes — split the work into smaller commands"),
+                message: format!(
+                    "[unverifiable] blocked: the script on stdin is over {MAX_INPUT_BYTES} bytes — split the work into smaller commands"
+                ),
             });
         }
         let script = String::from_utf8(bytes).map_err(|_| Fatal {
@@ -179,18 +217,28 @@ fn shell_request(parsed: cli::ShellArgs) -> Result<(Option<Request>, Global, boo
 
 fn read_bounded_file(file: &Path) -> Result<Vec<u8>, Fatal> {
     let handle = std::fs::File::open(file).map_err(|e| Fatal {
-        code: if e.kind() == std::io::ErrorKind::NotFound { exit::NOT_FOUND } else { exit::NOT_EXECUTABLE },
+        code: if e.kind() == std::io::ErrorKind::NotFound {
+            exit::NOT_FOUND
+        } else {
+            exit::NOT_EXECUTABLE
+        },
         message: format!("{}: {e}", file.display()),
     })?;
     let mut bytes = Vec::new();
-    handle.take(MAX_INPUT_BYTES as u64 + 1).read_to_end(&mut bytes).map_err(|e| Fatal {
-        code: exit::NOT_EXECUTABLE,
-        message: format!("{}: {e}", file.display()),
-    })?;
+    handle
+        .take(MAX_INPUT_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Fatal {
+            code: exit::NOT_EXECUTABLE,
+            message: format!("{}: {e}", file.display()),
+        })?;
     if bytes.len() > MAX_INPUT_BYTES {
         return Err(Fatal {
             code: exit::DENIED,
-            message: format!("[unverifiable] blocked: {} is over {MAX_INPUT_BYTES} bytes — split it into smaller scripts", file.display()),
+            message: format!(
+                "[unverifiable] blocked: {} is over {MAX_INPUT_BYTES} bytes — split it into smaller scripts",
+                file.display()
+            ),
         });
     }
     Ok(bytes)
@@ -219,7 +267,12 @@ fn repl(evaluator: &mut Evaluator, global: &Global) -> i32 {
         if line.trim() == "exit" {
             return last;
         }
-        if let Some(dir) = line.trim().strip_prefix("cd ").map(str::trim).filter(|d| !d.contains(['$', '`', ';', '&', '|'])) {
+        if let Some(dir) = line
+            .trim()
+            .strip_prefix("cd ")
+            .map(str::trim)
+            .filter(|d| !d.contains(['$', '`', ';', '&', '|']))
+        {
             let target = evaluator.ctx.cwd.join(dir.trim_matches(['"', '\'']));
             match std::fs::canonicalize(&target) {
                 Ok(dir) if dir.is_dir() => {
@@ -267,7 +320,10 @@ fn decide_and_run(evaluator: &mut Evaluator, global: &Global, request: Request) 
     match runner.run(&authorized) {
         Ok(outcome) => {
             if outcome == warden::runner::Outcome::TimedOut {
-                eprintln!("warden: timed out after {:?}; the process group was stopped", runner.timeout);
+                eprintln!(
+                    "warden: timed out after {:?}; the process group was stopped",
+                    runner.timeout
+                );
             }
             outcome.exit_code()
         }
@@ -294,7 +350,11 @@ fn tool_form(args: Vec<OsString>) -> i32 {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
-            return if e.use_stderr() { exit::USAGE } else { exit::OK };
+            return if e.use_stderr() {
+                exit::USAGE
+            } else {
+                exit::OK
+            };
         }
     };
     let result = match cli.command {
@@ -323,7 +383,9 @@ fn request_of(command: Option<OsString>, argv: Vec<OsString>) -> Result<Request,
         None if !argv.is_empty() => Ok(Request::Argv {
             argv: texts_of(argv, "an argument")?,
         }),
-        None => Err(Fatal::usage("give a command: -c STRING, or -- PROGRAM [ARGS…]")),
+        None => Err(Fatal::usage(
+            "give a command: -c STRING, or -- PROGRAM [ARGS…]",
+        )),
     }
 }
 
@@ -333,7 +395,11 @@ fn run_argv(global: &Global, argv: Vec<OsString>) -> Result<i32, Fatal> {
     Ok(decide_and_run(&mut evaluator, global, request))
 }
 
-fn check_one(global: &Global, command: Option<OsString>, argv: Vec<OsString>) -> Result<i32, Fatal> {
+fn check_one(
+    global: &Global,
+    command: Option<OsString>,
+    argv: Vec<OsString>,
+) -> Result<i32, Fatal> {
     let request = request_of(command, argv)?;
     let mut evaluator = evaluator(global)?;
     let evaluation = evaluator.evaluate(request);
@@ -371,7 +437,10 @@ fn write_stdout(text: &str) -> Result<(), Fatal> {
 
 /// Reads one record of at most MAX_INPUT_BYTES (+1 to detect excess); the rest of an oversized
 /// record is consumed without being stored. Returns None at the end of input.
-fn read_record(input: &mut impl BufRead, separator: u8) -> std::io::Result<Option<(Vec<u8>, bool)>> {
+fn read_record(
+    input: &mut impl BufRead,
+    separator: u8,
+) -> std::io::Result<Option<(Vec<u8>, bool)>> {
     let mut record = Vec::new();
     let mut oversized = false;
     let mut any = false;
@@ -419,7 +488,12 @@ fn check_batch(global: &Global, null: bool) -> Result<i32, Fatal> {
         let record = if oversized {
             let shown = String::from_utf8_lossy(&bytes[..bytes.len().min(80)]).into_owned();
             let reason = format!("the command is over {MAX_INPUT_BYTES} bytes");
-            report::refusal_record(&format!("{shown}…"), "unverifiable.too-large", &reason, "split the work into smaller commands")
+            report::refusal_record(
+                &format!("{shown}…"),
+                "unverifiable.too-large",
+                &reason,
+                "split the work into smaller commands",
+            )
         } else {
             match String::from_utf8(bytes) {
                 Ok(mut text) => {
@@ -485,14 +559,25 @@ fn policy(global: &Global, action: PolicyAction) -> Result<i32, Fatal> {
         }
         PolicyAction::Show { id } => {
             let policy = load_policy(global)?;
-            let rules: Vec<_> = policy.rules.iter().filter(|r| id.as_deref().is_none_or(|id| r.id == id)).collect();
+            let rules: Vec<_> = policy
+                .rules
+                .iter()
+                .filter(|r| id.as_deref().is_none_or(|id| r.id == id))
+                .collect();
             if rules.is_empty() {
-                return Err(Fatal::usage(format!("no rule with id `{}` (see `warden policy list`)", id.unwrap_or_default())));
+                return Err(Fatal::usage(format!(
+                    "no rule with id `{}` (see `warden policy list`)",
+                    id.unwrap_or_default()
+                )));
             }
             let out = if global.json {
                 serde_json::to_string_pretty(&rules).unwrap_or_default()
             } else {
-                rules.iter().map(|r| report::rule_show(r)).collect::<Vec<_>>().join("\n")
+                rules
+                    .iter()
+                    .map(|r| report::rule_show(r))
+                    .collect::<Vec<_>>()
+                    .join("\n")
             };
             write_stdout(out.trim_end())?;
             Ok(exit::OK)
@@ -500,12 +585,17 @@ fn policy(global: &Global, action: PolicyAction) -> Result<i32, Fatal> {
         PolicyAction::Test { file } => {
             let mut extra = Vec::new();
             for f in global.rules.iter().chain(file.iter()) {
-                let text = std::fs::read_to_string(f).map_err(|e| Fatal::usage(format!("rule file {}: {e}", f.display())))?;
+                let text = std::fs::read_to_string(f)
+                    .map_err(|e| Fatal::usage(format!("rule file {}: {e}", f.display())))?;
                 extra.push((f.display().to_string(), text));
             }
             let policy = Policy::with_files(&extra).map_err(|e| Fatal::usage(e.to_string()))?;
             let failures = warden::pipeline::check_examples(&policy, |_| true);
-            let examples: usize = policy.rules.iter().map(|r| r.examples.matches.len() + r.examples.not_match.len()).sum();
+            let examples: usize = policy
+                .rules
+                .iter()
+                .map(|r| r.examples.matches.len() + r.examples.not_match.len())
+                .sum();
             let mut out = String::new();
             for f in &failures {
                 out.push_str(&format!("FAIL {f}\n"));
@@ -518,7 +608,11 @@ fn policy(global: &Global, action: PolicyAction) -> Result<i32, Fatal> {
                 failures.len()
             ));
             write_stdout(&out)?;
-            Ok(if failures.is_empty() { exit::OK } else { exit::TEST_FAILED })
+            Ok(if failures.is_empty() {
+                exit::OK
+            } else {
+                exit::TEST_FAILED
+            })
         }
     }
 }

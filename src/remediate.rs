@@ -38,9 +38,16 @@ impl Proposal {
     pub fn with_decision(self, decided: Decided) -> Remediation {
         let rewritten: Vec<String> = self.steps.iter().map(|s| quote_argv(s)).collect();
         let disclosure = if self.steps.is_empty() {
-            format!("[remediated] {} → refused: the destination already exists", self.original)
+            format!(
+                "[remediated] {} → refused: the destination already exists",
+                self.original
+            )
         } else {
-            format!("[remediated] {} → {}", self.original, rewritten.join(" && "))
+            format!(
+                "[remediated] {} → {}",
+                self.original,
+                rewritten.join(" && ")
+            )
         };
         Remediation {
             original: self.original,
@@ -129,7 +136,10 @@ fn plan_move(src: &str, dst: &str, cwd: &Path) -> Option<Move> {
     let dst_path = cwd.join(dst);
     // Where mv would put it: into DST when DST is a directory (following a symlink to one).
     let (target_shown, target_path) = if std::fs::metadata(&dst_path).is_ok_and(|m| m.is_dir()) {
-        let name = Path::new(src.trim_end_matches('/')).file_name()?.to_string_lossy().into_owned();
+        let name = Path::new(src.trim_end_matches('/'))
+            .file_name()?
+            .to_string_lossy()
+            .into_owned();
         if name == "." || name == ".." {
             return None;
         }
@@ -160,7 +170,15 @@ fn plan_move(src: &str, dst: &str, cwd: &Path) -> Option<Move> {
     }
     let mut steps = vec![
         argv(&["cp", "-a", "-T", "--", src, &target_shown]),
-        argv(&["diff", "-r", "-q", "--no-dereference", "--", src, &target_shown]),
+        argv(&[
+            "diff",
+            "-r",
+            "-q",
+            "--no-dereference",
+            "--",
+            src,
+            &target_shown,
+        ]),
     ];
     if kind.is_dir() {
         steps.push(argv(&["rm", "-rf", "--", src]));

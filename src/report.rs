@@ -15,7 +15,12 @@ pub fn line(decided: &Decided) -> String {
     let v = &decided.verdict;
     match v.decision {
         Decision::Deny => format!("[{}] blocked: {} — {}", v.tier.as_str(), v.reason, v.hint),
-        Decision::Ask => format!("[{}] needs approval: {} — {}", v.tier.as_str(), v.reason, v.hint),
+        Decision::Ask => format!(
+            "[{}] needs approval: {} — {}",
+            v.tier.as_str(),
+            v.reason,
+            v.hint
+        ),
         Decision::Allow => format!("[{}] allowed: {}", v.tier.as_str(), v.reason),
     }
 }
@@ -90,7 +95,11 @@ pub fn explain_json(ev: &Evaluation) -> Value {
 pub fn explain_text(ev: &Evaluation) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "request: {}", ev.request.text());
-    let _ = writeln!(out, "\nparsed into {} simple command(s):", ev.analysis.invocations.len());
+    let _ = writeln!(
+        out,
+        "\nparsed into {} simple command(s):",
+        ev.analysis.invocations.len()
+    );
     for (i, inv) in ev.analysis.invocations.iter().enumerate() {
         let mut notes = Vec::new();
         if !inv.via.is_empty() {
@@ -109,7 +118,13 @@ pub fn explain_text(ev: &Evaluation) -> String {
             Some(cwd) => notes.push(format!("cwd {}", cwd.display())),
             None => notes.push("cwd unknown".into()),
         }
-        let _ = writeln!(out, "  {}. {}   ({})", i + 1, inv.display(), notes.join("; "));
+        let _ = writeln!(
+            out,
+            "  {}. {}   ({})",
+            i + 1,
+            inv.display(),
+            notes.join("; ")
+        );
     }
     if !ev.analysis.findings.is_empty() {
         let _ = writeln!(out, "\nfindings:");
@@ -119,24 +134,64 @@ pub fn explain_text(ev: &Evaluation) -> String {
     }
     let _ = writeln!(out, "\noperations:");
     for (i, op) in ev.operations.iter().enumerate() {
-        let sub = op.subcommand.as_deref().map(|s| format!(" {s}")).unwrap_or_default();
-        let remote = op.remote.as_deref().map(|r| format!(", reaches {r}")).unwrap_or_default();
-        let _ = writeln!(out, "  {}. {}{} [{}{}]", i + 1, op.program, sub, op.effect.as_str(), remote);
+        let sub = op
+            .subcommand
+            .as_deref()
+            .map(|s| format!(" {s}"))
+            .unwrap_or_default();
+        let remote = op
+            .remote
+            .as_deref()
+            .map(|r| format!(", reaches {r}"))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "  {}. {}{} [{}{}]",
+            i + 1,
+            op.program,
+            sub,
+            op.effect.as_str(),
+            remote
+        );
         for t in &op.targets {
-            let path = t.resolved.path.as_ref().map(|p| p.display().to_string()).unwrap_or_else(|| "(computed at run time)".into());
-            let _ = writeln!(out, "       target {:?} {} → {} ({:?})", t.role, t.resolved.written, path, t.resolved.place);
+            let path = t
+                .resolved
+                .path
+                .as_ref()
+                .map(|p| p.display().to_string())
+                .unwrap_or_else(|| "(computed at run time)".into());
+            let _ = writeln!(
+                out,
+                "       target {:?} {} → {} ({:?})",
+                t.role, t.resolved.written, path, t.resolved.place
+            );
         }
         for f in &op.facts {
             let _ = writeln!(out, "       fact {}: {}", f.name, f.detail);
         }
     }
-    let _ = writeln!(out, "\nrules matched (first match per fact, then per operation):");
+    let _ = writeln!(
+        out,
+        "\nrules matched (first match per fact, then per operation):"
+    );
     if ev.decided.trace.is_empty() {
         let _ = writeln!(out, "  (none)");
     }
     for v in &ev.decided.trace {
-        let on = v.fact.as_deref().map(|f| format!("fact {f}")).unwrap_or_else(|| "operation".into());
-        let _ = writeln!(out, "  op {} {} → {} ({} {})", v.operation + 1, on, v.rule, v.tier.as_str(), v.decision.as_str());
+        let on = v
+            .fact
+            .as_deref()
+            .map(|f| format!("fact {f}"))
+            .unwrap_or_else(|| "operation".into());
+        let _ = writeln!(
+            out,
+            "  op {} {} → {} ({} {})",
+            v.operation + 1,
+            on,
+            v.rule,
+            v.tier.as_str(),
+            v.decision.as_str()
+        );
     }
     if let Some(r) = &ev.remediation {
         let _ = writeln!(out, "\n{}", r.disclosure);
@@ -150,7 +205,14 @@ pub fn explain_text(ev: &Evaluation) -> String {
 pub fn rule_list(policy: &Policy) -> String {
     let mut out = String::new();
     for r in &policy.rules {
-        let _ = writeln!(out, "{:<38} {:<13} {:<6} {}", r.id, r.tier.as_str(), r.decision.as_str(), r.source);
+        let _ = writeln!(
+            out,
+            "{:<38} {:<13} {:<6} {}",
+            r.id,
+            r.tier.as_str(),
+            r.decision.as_str(),
+            r.source
+        );
     }
     out
 }

@@ -43,7 +43,10 @@ pub enum RunError {
     #[error("{0}: permission denied")]
     NotExecutable(String),
     #[error("could not start {program}: {source}")]
-    Spawn { program: String, source: std::io::Error },
+    Spawn {
+        program: String,
+        source: std::io::Error,
+    },
 }
 
 impl RunError {
@@ -87,7 +90,9 @@ impl Runner {
                 self.run_one(cmd, "bash", deadline)
             }
             Plan::Argv { argv } => {
-                let (program, args) = argv.split_first().ok_or_else(|| RunError::NotFound(String::new()))?;
+                let (program, args) = argv
+                    .split_first()
+                    .ok_or_else(|| RunError::NotFound(String::new()))?;
                 let mut cmd = Command::new(program);
                 cmd.args(args);
                 self.run_one(cmd, program, deadline)
@@ -95,7 +100,9 @@ impl Runner {
             Plan::Steps { steps } => {
                 let mut last = Outcome::Exited(0);
                 for step in steps {
-                    let Some((program, args)) = step.split_first() else { continue };
+                    let Some((program, args)) = step.split_first() else {
+                        continue;
+                    };
                     let mut cmd = Command::new(program);
                     cmd.args(args);
                     last = self.run_one(cmd, program, deadline)?;
@@ -108,7 +115,12 @@ impl Runner {
         }
     }
 
-    fn run_one(&self, mut cmd: Command, program: &str, deadline: Instant) -> Result<Outcome, RunError> {
+    fn run_one(
+        &self,
+        mut cmd: Command,
+        program: &str,
+        deadline: Instant,
+    ) -> Result<Outcome, RunError> {
         use std::os::unix::process::CommandExt;
         cmd.current_dir(&self.cwd).process_group(0);
         let mut child = cmd.spawn().map_err(|source| match source.kind() {

@@ -26,13 +26,23 @@ struct Case {
 
 fn load() -> Vec<(String, Case)> {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus");
-    let mut entries: Vec<_> = std::fs::read_dir(dir).expect("corpus dir").map(|e| e.expect("entry").path()).collect();
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .expect("corpus dir")
+        .map(|e| e.expect("entry").path())
+        .collect();
     entries.sort();
     let mut cases = Vec::new();
-    for path in entries.into_iter().filter(|p| p.extension().is_some_and(|e| e == "toml")) {
+    for path in entries
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+    {
         let text = std::fs::read_to_string(&path).expect("read corpus file");
-        let file: CorpusFile = toml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let file: CorpusFile =
+            toml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         cases.extend(file.case.into_iter().map(|c| (name.clone(), c)));
     }
     cases
@@ -41,14 +51,25 @@ fn load() -> Vec<(String, Case)> {
 #[test]
 fn every_corpus_case_gets_its_expected_decision() {
     let fixture = common::Fixture::new();
-    let mut evaluator = Evaluator::new(Policy::shipped().expect("shipped rules load"), fixture.context());
+    let mut evaluator = Evaluator::new(
+        Policy::shipped().expect("shipped rules load"),
+        fixture.context(),
+    );
     // Timing is measured by the benchmark; here a slow debug build must not change decisions.
     evaluator.budget = Duration::from_secs(10);
     let cases = load();
-    assert!(cases.len() >= 400, "the corpus holds {} cases; it must hold at least 400", cases.len());
+    assert!(
+        cases.len() >= 400,
+        "the corpus holds {} cases; it must hold at least 400",
+        cases.len()
+    );
     let mut failures = Vec::new();
     for (file, case) in &cases {
-        assert!(matches!(case.expect.as_str(), "allow" | "ask" | "deny"), "{file}: bad expect `{}`", case.expect);
+        assert!(
+            matches!(case.expect.as_str(), "allow" | "ask" | "deny"),
+            "{file}: bad expect `{}`",
+            case.expect
+        );
         let ev = evaluator.evaluate(Request::shell(case.cmd.clone()));
         let v = &ev.effective().verdict;
         let decision_ok = v.decision.as_str() == case.expect;
@@ -67,13 +88,23 @@ fn every_corpus_case_gets_its_expected_decision() {
             ));
         }
     }
-    assert!(failures.is_empty(), "{} of {} corpus cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} corpus cases failed:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
 fn every_shipped_rule_example_behaves_as_declared() {
     let policy = Policy::shipped().expect("shipped rules load");
-    let examples: usize = policy.rules.iter().map(|r| r.examples.matches.len() + r.examples.not_match.len()).sum();
+    let examples: usize = policy
+        .rules
+        .iter()
+        .map(|r| r.examples.matches.len() + r.examples.not_match.len())
+        .sum();
     assert!(examples > 100, "only {examples} rule examples");
     let failures = warden::pipeline::check_examples(&policy, |_| true);
     let text: Vec<String> = failures.iter().map(|f| f.to_string()).collect();

@@ -15,7 +15,9 @@ use crate::shell::{Analysis, Context, Input, Invocation, RedirectKind, Value, Wo
 use paths::{Place, Resolved};
 
 /// The kind of side effect an operation has.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Effect {
     Read,
@@ -163,7 +165,11 @@ pub fn classify_invocation(inv: &Invocation, env: &Env) -> Operation {
         program: program.clone(),
         subcommand: None,
         args: inv.argv.iter().skip(1).map(|w| w.raw.clone()).collect(),
-        effect: if inv.argv.is_empty() { Effect::Write } else { Effect::Exec },
+        effect: if inv.argv.is_empty() {
+            Effect::Write
+        } else {
+            Effect::Exec
+        },
         targets: Vec::new(),
         remote: None,
         facts: Vec::new(),
@@ -180,25 +186,73 @@ pub fn classify_invocation(inv: &Invocation, env: &Env) -> Operation {
     // `xargs rm`, `parallel rm {}`: the paths arrive on stdin at run time, so none can be checked.
     if inv.args_from_input && op.effect == Effect::Delete && !op.has_fact("delete.from_input") {
         let via = inv.via.last().map(String::as_str).unwrap_or("xargs");
-        op.fact("delete.from_input", format!("deletes paths read from input by {via}"));
+        op.fact(
+            "delete.from_input",
+            format!("deletes paths read from input by {via}"),
+        );
     }
     if inv.privileged {
-        op.fact("privilege", format!("runs as another user via {}", inv.via.first().map(String::as_str).unwrap_or(&program)));
+        op.fact(
+            "privilege",
+            format!(
+                "runs as another user via {}",
+                inv.via.first().map(String::as_str).unwrap_or(&program)
+            ),
+        );
     }
     op
 }
 
 /// Variables that change what a program executes or loads.
 const DANGEROUS_VARS: &[&str] = &[
-    "LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "BASH_ENV", "ENV", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_EXEC_PATH", "GIT_ASKPASS",
-    "SSH_ASKPASS", "PAGER", "GIT_PAGER", "MANPAGER", "EDITOR", "VISUAL", "GIT_EDITOR", "SEQUENCE_EDITOR", "PROMPT_COMMAND", "PS4",
-    "NODE_OPTIONS", "PYTHONSTARTUP", "PYTHONPATH", "PYTHONHOME", "PERL5OPT", "PERL5LIB", "RUBYOPT", "RUBYLIB", "JAVA_TOOL_OPTIONS",
-    "_JAVA_OPTIONS", "PATH", "IFS", "DYLD_INSERT_LIBRARIES", "GIT_PROXY_COMMAND", "GIT_EXTERNAL_DIFF", "GIT_TEMPLATE_DIR", "SHELLOPTS",
-    "BASHOPTS", "LESSOPEN", "LESSCLOSE", "GCONV_PATH", "NODE_PATH",
+    "LD_PRELOAD",
+    "LD_LIBRARY_PATH",
+    "LD_AUDIT",
+    "BASH_ENV",
+    "ENV",
+    "GIT_SSH_COMMAND",
+    "GIT_SSH",
+    "GIT_EXEC_PATH",
+    "GIT_ASKPASS",
+    "SSH_ASKPASS",
+    "PAGER",
+    "GIT_PAGER",
+    "MANPAGER",
+    "EDITOR",
+    "VISUAL",
+    "GIT_EDITOR",
+    "SEQUENCE_EDITOR",
+    "PROMPT_COMMAND",
+    "PS4",
+    "NODE_OPTIONS",
+    "PYTHONSTARTUP",
+    "PYTHONPATH",
+    "PYTHONHOME",
+    "PERL5OPT",
+    "PERL5LIB",
+    "RUBYOPT",
+    "RUBYLIB",
+    "JAVA_TOOL_OPTIONS",
+    "_JAVA_OPTIONS",
+    "PATH",
+    "IFS",
+    "DYLD_INSERT_LIBRARIES",
+    "GIT_PROXY_COMMAND",
+    "GIT_EXTERNAL_DIFF",
+    "GIT_TEMPLATE_DIR",
+    "SHELLOPTS",
+    "BASHOPTS",
+    "LESSOPEN",
+    "LESSCLOSE",
+    "GCONV_PATH",
+    "NODE_PATH",
 ];
 
 fn dangerous_var(name: &str) -> bool {
-    DANGEROUS_VARS.contains(&name) || name.starts_with("GIT_CONFIG") || name.starts_with("BASH_FUNC_") || name.starts_with("LD_")
+    DANGEROUS_VARS.contains(&name)
+        || name.starts_with("GIT_CONFIG")
+        || name.starts_with("BASH_FUNC_")
+        || name.starts_with("LD_")
 }
 
 fn judge_assignments(inv: &Invocation, op: &mut Operation) {
@@ -206,12 +260,22 @@ fn judge_assignments(inv: &Invocation, op: &mut Operation) {
         if dangerous_var(name) {
             op.fact("env.dangerous", format!("{name}={}", value.raw));
         }
-        if name.starts_with("GIT_SSH") || name.starts_with("GIT_CONFIG") || name == "GIT_EXEC_PATH" || name == "GIT_PROXY_COMMAND" {
-            op.fact("git.exec_vector", format!("{name} makes git run another program"));
+        if name.starts_with("GIT_SSH")
+            || name.starts_with("GIT_CONFIG")
+            || name == "GIT_EXEC_PATH"
+            || name == "GIT_PROXY_COMMAND"
+        {
+            op.fact(
+                "git.exec_vector",
+                format!("{name} makes git run another program"),
+            );
         }
     }
     // `export NAME=…` / `declare NAME=…` set variables for everything after.
-    if matches!(inv.program().as_deref(), Some("export" | "declare" | "typeset" | "readonly" | "local")) {
+    if matches!(
+        inv.program().as_deref(),
+        Some("export" | "declare" | "typeset" | "readonly" | "local")
+    ) {
         for arg in inv.argv.iter().skip(1) {
             if let Some(text) = arg.as_literal().or_else(|| Some(arg.raw.clone()))
                 && let Some((name, value)) = text.split_once('=')
@@ -241,14 +305,25 @@ fn judge_targets(inv: &Invocation, env: &Env, op: &mut Operation) {
     let targets = std::mem::take(&mut op.targets);
     for t in &targets {
         let r = &t.resolved;
-        let shown = if r.written.is_empty() { "(empty)".to_string() } else { r.written.clone() };
+        let shown = if r.written.is_empty() {
+            "(empty)".to_string()
+        } else {
+            r.written.clone()
+        };
         // Secrets: any read, write or delete of a secret path, also through globs.
         if let Some(kind) = secret_of(r, env) {
-            let name = if t.role == Role::Read { "secret.read" } else { "secret.write" };
+            let name = if t.role == Role::Read {
+                "secret.read"
+            } else {
+                "secret.write"
+            };
             op.fact(name, format!("{shown} is {kind}"));
         }
         // Kernel tunables (`echo 3 > /proc/sys/vm/drop_caches`) change the machine, not files.
-        let tunable = r.path.as_ref().is_some_and(|p| p.starts_with("/proc/sys") || p.starts_with("/sys/"));
+        let tunable = r
+            .path
+            .as_ref()
+            .is_some_and(|p| p.starts_with("/proc/sys") || p.starts_with("/sys/"));
         if tunable && matches!(t.role, Role::Write | Role::Truncate) {
             op.fact("system.kernel", format!("writes {shown}, a kernel setting"));
             continue;
@@ -257,16 +332,35 @@ fn judge_targets(inv: &Invocation, env: &Env, op: &mut Operation) {
             Role::Read => {}
             Role::Write => match r.place {
                 Place::Device => op.fact("device.write", format!("writes to the device {shown}")),
-                Place::Inside | Place::WorkspaceRoot | Place::Sink | Place::Scratch | Place::Dynamic => {}
-                _ => op.fact("write.outside", format!("writes {shown}, outside the workspace")),
+                Place::Inside
+                | Place::WorkspaceRoot
+                | Place::Sink
+                | Place::Scratch
+                | Place::Dynamic => {}
+                _ => op.fact(
+                    "write.outside",
+                    format!("writes {shown}, outside the workspace"),
+                ),
             },
             Role::Truncate => match r.place {
                 Place::Device => op.fact("device.write", format!("writes to the device {shown}")),
-                Place::Dynamic => op.fact("delete.dynamic", format!("overwrites {shown}, a path computed at run time")),
+                Place::Dynamic => op.fact(
+                    "delete.dynamic",
+                    format!("overwrites {shown}, a path computed at run time"),
+                ),
                 Place::Inside | Place::Sink | Place::Scratch => {}
-                Place::WorkspaceRoot => op.fact("delete.workspace_root", format!("overwrites the workspace root {shown}")),
-                _ if r.exists => op.fact("delete.outside", format!("overwrites {shown}, outside the workspace")),
-                _ => op.fact("write.outside", format!("writes {shown}, outside the workspace")),
+                Place::WorkspaceRoot => op.fact(
+                    "delete.workspace_root",
+                    format!("overwrites the workspace root {shown}"),
+                ),
+                _ if r.exists => op.fact(
+                    "delete.outside",
+                    format!("overwrites {shown}, outside the workspace"),
+                ),
+                _ => op.fact(
+                    "write.outside",
+                    format!("writes {shown}, outside the workspace"),
+                ),
             },
             Role::Delete | Role::DeleteUnder => judge_delete(t, &shown, inv, env, op),
         }
@@ -277,29 +371,64 @@ fn judge_targets(inv: &Invocation, env: &Env, op: &mut Operation) {
 fn judge_delete(t: &Target, shown: &str, inv: &Invocation, env: &Env, op: &mut Operation) {
     let r = &t.resolved;
     if inv.args_from_input {
-        op.fact("delete.from_input", format!("deletes paths read from input by {}", inv.via.last().map(String::as_str).unwrap_or("xargs")));
+        op.fact(
+            "delete.from_input",
+            format!(
+                "deletes paths read from input by {}",
+                inv.via.last().map(String::as_str).unwrap_or("xargs")
+            ),
+        );
         return;
     }
     let under = t.role == Role::DeleteUnder;
     match r.place {
-        Place::Dynamic => op.fact("delete.dynamic", format!("deletes {shown}, a path computed at run time")),
-        Place::Root => op.fact("delete.root", format!("deletes {shown}, the root filesystem")),
-        Place::Home => op.fact("delete.home", format!("deletes {shown}, the home directory")),
+        Place::Dynamic => op.fact(
+            "delete.dynamic",
+            format!("deletes {shown}, a path computed at run time"),
+        ),
+        Place::Root => op.fact(
+            "delete.root",
+            format!("deletes {shown}, the root filesystem"),
+        ),
+        Place::Home => op.fact(
+            "delete.home",
+            format!("deletes {shown}, the home directory"),
+        ),
         Place::Device => op.fact("device.write", format!("destroys the device {shown}")),
-        Place::System | Place::Sink => op.fact("delete.system", format!("deletes {shown}, a system path")),
+        Place::System | Place::Sink => {
+            op.fact("delete.system", format!("deletes {shown}, a system path"))
+        }
         Place::WorkspaceRoot if under => {}
-        Place::WorkspaceRoot => op.fact("delete.workspace_root", format!("deletes {shown}, the workspace root itself")),
+        Place::WorkspaceRoot => op.fact(
+            "delete.workspace_root",
+            format!("deletes {shown}, the workspace root itself"),
+        ),
         Place::Inside => {
-            if r.bare_glob && r.path.as_ref().and_then(|p| p.parent()).is_some_and(|p| p == env.workspace) {
-                op.fact("delete.bare_glob", format!("deletes {shown}, everything in the workspace root"));
+            if r.bare_glob
+                && r.path
+                    .as_ref()
+                    .and_then(|p| p.parent())
+                    .is_some_and(|p| p == env.workspace)
+            {
+                op.fact(
+                    "delete.bare_glob",
+                    format!("deletes {shown}, everything in the workspace root"),
+                );
             }
         }
-        Place::Scratch | Place::Outside if r.traversal => {
-            op.fact("delete.traversal", format!("deletes {shown}, which climbs out of the workspace"))
-        }
-        Place::Scratch | Place::Outside => op.fact("delete.outside", format!("deletes {shown}, outside the workspace")),
+        Place::Scratch | Place::Outside if r.traversal => op.fact(
+            "delete.traversal",
+            format!("deletes {shown}, which climbs out of the workspace"),
+        ),
+        Place::Scratch | Place::Outside => op.fact(
+            "delete.outside",
+            format!("deletes {shown}, outside the workspace"),
+        ),
     }
-    if r.bare_glob && !matches!(r.place, Place::Inside | Place::Dynamic) && !op.has_fact("delete.bare_glob") {
+    if r.bare_glob
+        && !matches!(r.place, Place::Inside | Place::Dynamic)
+        && !op.has_fact("delete.bare_glob")
+    {
         op.fact("delete.bare_glob", format!("deletes {shown}, a bare glob"));
     }
 }
@@ -318,7 +447,9 @@ fn secret_of(r: &Resolved, _env: &Env) -> Option<&'static str> {
         if let Some(kind) = secrets::glob_could_match_secret(&text) {
             return Some(kind);
         }
-        return paths::expand_glob(path).iter().find_map(|p| secrets::is_secret_path(p));
+        return paths::expand_glob(path)
+            .iter()
+            .find_map(|p| secrets::is_secret_path(p));
     }
     None
 }

@@ -52,17 +52,56 @@ pub struct Resolved {
 }
 
 const SYSTEM_DIRS: &[&str] = &[
-    "/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/libx32", "/opt", "/proc", "/run", "/sbin", "/snap", "/srv",
-    "/sys", "/usr", "/var", "/root", "/home", "/mnt", "/media", "/lost+found", "/nix", "/private", "/System", "/Library",
-    "/Applications", "/Users", "/Volumes", "/cdrom", "/selinux",
+    "/bin",
+    "/boot",
+    "/dev",
+    "/etc",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/libx32",
+    "/opt",
+    "/proc",
+    "/run",
+    "/sbin",
+    "/snap",
+    "/srv",
+    "/sys",
+    "/usr",
+    "/var",
+    "/root",
+    "/home",
+    "/mnt",
+    "/media",
+    "/lost+found",
+    "/nix",
+    "/private",
+    "/System",
+    "/Library",
+    "/Applications",
+    "/Users",
+    "/Volumes",
+    "/cdrom",
+    "/selinux",
 ];
 
 const SCRATCH_DIRS: &[&str] = &["/tmp", "/var/tmp", "/dev/shm"];
 
-const SINKS: &[&str] = &["/dev/null", "/dev/zero", "/dev/stdout", "/dev/stderr", "/dev/stdin", "/dev/tty", "/dev/full", "/dev/random", "/dev/urandom"];
+const SINKS: &[&str] = &[
+    "/dev/null",
+    "/dev/zero",
+    "/dev/stdout",
+    "/dev/stderr",
+    "/dev/stdin",
+    "/dev/tty",
+    "/dev/full",
+    "/dev/random",
+    "/dev/urandom",
+];
 
 const DEVICE_PREFIXES: &[&str] = &[
-    "sd", "hd", "vd", "xvd", "nvme", "mmcblk", "md", "dm-", "loop", "sr", "fd", "nbd", "zd", "rbd", "disk", "mapper/", "disk/", "mem", "kmem", "port",
+    "sd", "hd", "vd", "xvd", "nvme", "mmcblk", "md", "dm-", "loop", "sr", "fd", "nbd", "zd", "rbd",
+    "disk", "mapper/", "disk/", "mem", "kmem", "port",
 ];
 
 /// Real (symlink-free) form of the workspace, computed once per context.
@@ -87,9 +126,15 @@ pub fn resolve(word: &Word, cwd: &Option<PathBuf>, ctx: &Context, workspace: &Pa
             None => return dynamic(word),
         }
     };
-    let traversal = Path::new(&text).components().any(|c| c == Component::ParentDir);
+    let traversal = Path::new(&text)
+        .components()
+        .any(|c| c == Component::ParentDir);
     let last = text.trim_end_matches('/').rsplit('/').next().unwrap_or("");
-    let bare_glob = glob && !last.is_empty() && last.chars().all(|c| matches!(c, '*' | '?' | '.' | '[' | ']'));
+    let bare_glob = glob
+        && !last.is_empty()
+        && last
+            .chars()
+            .all(|c| matches!(c, '*' | '?' | '.' | '[' | ']'));
     let follow_last = text.ends_with('/') || text.ends_with("/.");
     let path = real_path(&absolute, follow_last);
     let exists = std::fs::symlink_metadata(&path).is_ok();
@@ -178,7 +223,12 @@ pub fn place_of(path: &Path, ctx: &Context, workspace: &Path) -> Place {
     if path.starts_with(workspace) {
         return Place::Inside;
     }
-    if SINKS.contains(&s.as_ref()) || s.starts_with("/dev/fd/") || s.starts_with("/dev/pts/") || s.starts_with("/dev/tty") || s.starts_with("/proc/self/fd/") {
+    if SINKS.contains(&s.as_ref())
+        || s.starts_with("/dev/fd/")
+        || s.starts_with("/dev/pts/")
+        || s.starts_with("/dev/tty")
+        || s.starts_with("/proc/self/fd/")
+    {
         return Place::Sink;
     }
     if let Some(dev) = s.strip_prefix("/dev/") {
@@ -191,13 +241,18 @@ pub fn place_of(path: &Path, ctx: &Context, workspace: &Path) -> Place {
     if path == home || home.starts_with(path) || path == ctx.home || ctx.home.starts_with(path) {
         return Place::Home;
     }
-    if SCRATCH_DIRS.iter().any(|d| path.starts_with(d) && path != Path::new(d)) {
+    if SCRATCH_DIRS
+        .iter()
+        .any(|d| path.starts_with(d) && path != Path::new(d))
+    {
         return Place::Scratch;
     }
     if path.starts_with(&home) || path.starts_with(&ctx.home) {
         return Place::Outside;
     }
-    if SYSTEM_DIRS.iter().any(|d| path.starts_with(d)) || SCRATCH_DIRS.iter().any(|d| path == Path::new(d)) {
+    if SYSTEM_DIRS.iter().any(|d| path.starts_with(d))
+        || SCRATCH_DIRS.iter().any(|d| path == Path::new(d))
+    {
         return Place::System;
     }
     Place::Outside
@@ -208,7 +263,10 @@ pub fn glob_match(pattern: &str, name: &str) -> bool {
     let p: Vec<char> = pattern.chars().collect();
     let n: Vec<char> = name.chars().collect();
     // Leading dots must be matched explicitly, as bash does without dotglob.
-    if n.first() == Some(&'.') && p.first() != Some(&'.') && !(p.first() == Some(&'\\') && p.get(1) == Some(&'.')) {
+    if n.first() == Some(&'.')
+        && p.first() != Some(&'.')
+        && !(p.first() == Some(&'\\') && p.get(1) == Some(&'.'))
+    {
         return false;
     }
     glob_rec(&p, &n)
@@ -299,14 +357,21 @@ fn class_match(p: &[char], c: char) -> Option<(bool, usize)> {
 
 /// Expands a glob against the real filesystem (one directory level, bounded).
 pub fn expand_glob(pattern_abs: &Path) -> Vec<PathBuf> {
-    let Some(parent) = pattern_abs.parent() else { return Vec::new() };
-    let Some(name_pattern) = pattern_abs.file_name().map(|n| n.to_string_lossy().into_owned()) else {
+    let Some(parent) = pattern_abs.parent() else {
+        return Vec::new();
+    };
+    let Some(name_pattern) = pattern_abs
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+    else {
         return Vec::new();
     };
     if parent.to_string_lossy().contains(['*', '?', '[']) {
         return Vec::new();
     }
-    let Ok(entries) = std::fs::read_dir(parent) else { return Vec::new() };
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        return Vec::new();
+    };
     entries
         .take(10_000)
         .filter_map(Result::ok)
@@ -335,9 +400,15 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let link = dir.path().join("link");
         std::os::unix::fs::symlink("/etc", &link).expect("symlink");
-        assert_eq!(real_path(&link.join("passwd"), false), PathBuf::from("/etc/passwd"));
+        assert_eq!(
+            real_path(&link.join("passwd"), false),
+            PathBuf::from("/etc/passwd")
+        );
         assert_eq!(real_path(&link, false), link);
         assert_eq!(real_path(&link, true), PathBuf::from("/etc"));
-        assert_eq!(real_path(&link.join("..").join("x"), false), PathBuf::from("/x"));
+        assert_eq!(
+            real_path(&link.join("..").join("x"), false),
+            PathBuf::from("/x")
+        );
     }
 }

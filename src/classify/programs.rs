@@ -14,7 +14,10 @@ struct Opts {
     long: &'static [&'static str],
 }
 
-const NONE: Opts = Opts { short: "", long: &[] };
+const NONE: Opts = Opts {
+    short: "",
+    long: &[],
+};
 
 /// Parsed arguments: options with their values, and operands in order.
 struct Args<'a> {
@@ -24,7 +27,9 @@ struct Args<'a> {
 
 impl Args<'_> {
     fn has(&self, names: &[&str]) -> bool {
-        self.options.iter().any(|(n, _, _)| names.contains(&n.as_str()))
+        self.options
+            .iter()
+            .any(|(n, _, _)| names.contains(&n.as_str()))
     }
 
     /// Value of the last occurrence of an option (attached or following word).
@@ -77,7 +82,10 @@ fn parse<'a>(args: &'a [Word], opts: &Opts) -> Args<'a> {
         }
         if let Some(long) = text.strip_prefix("--") {
             match long.split_once('=') {
-                Some((name, value)) => out.options.push((format!("--{name}"), None, Some(value.to_string()))),
+                Some((name, value)) => {
+                    out.options
+                        .push((format!("--{name}"), None, Some(value.to_string())))
+                }
                 None if opts.long.contains(&text.as_str()) => {
                     out.options.push((text.clone(), args.get(i), None));
                     i += 1;
@@ -120,7 +128,13 @@ pub(super) fn classify_program(inv: &Invocation, env: &Env, op: &mut Operation) 
     match name {
         "rm" | "unlink" | "rmdir" | "shred" | "srm" | "wipe" => delete(inv, env, op, args),
         "truncate" => {
-            let a = parse(args, &Opts { short: "sr", long: &["--size", "--reference"] });
+            let a = parse(
+                args,
+                &Opts {
+                    short: "sr",
+                    long: &["--size", "--reference"],
+                },
+            );
             op.effect = Effect::Delete;
             for w in &a.operands {
                 add_target(op, env, inv, w, Role::Delete);
@@ -133,15 +147,29 @@ pub(super) fn classify_program(inv: &Invocation, env: &Env, op: &mut Operation) 
         "tee" | "sponge" => {
             let a = parse(args, &NONE);
             op.effect = Effect::Write;
-            let role = if a.has(&["-a", "--append"]) || name == "sponge" { Role::Write } else { Role::Truncate };
+            let role = if a.has(&["-a", "--append"]) || name == "sponge" {
+                Role::Write
+            } else {
+                Role::Truncate
+            };
             for w in &a.operands {
                 add_target(op, env, inv, w, role);
             }
         }
         "touch" | "mkdir" | "mkfifo" | "mknod" => {
-            let a = parse(args, &Opts { short: "dtrmZ", long: &["--date", "--reference", "--mode", "--context"] });
+            let a = parse(
+                args,
+                &Opts {
+                    short: "dtrmZ",
+                    long: &["--date", "--reference", "--mode", "--context"],
+                },
+            );
             op.effect = Effect::Write;
-            let operands: Vec<&Word> = if name == "mknod" { a.operands.iter().take(1).copied().collect() } else { a.operands };
+            let operands: Vec<&Word> = if name == "mknod" {
+                a.operands.iter().take(1).copied().collect()
+            } else {
+                a.operands
+            };
             for w in operands {
                 add_target(op, env, inv, w, Role::Write);
             }
@@ -149,9 +177,18 @@ pub(super) fn classify_program(inv: &Invocation, env: &Env, op: &mut Operation) 
         "chmod" | "chown" | "chgrp" | "chattr" | "setfacl" => permissions(inv, env, op, args),
         "sed" => sed(inv, env, op, args),
         "awk" | "gawk" | "mawk" | "nawk" => awk(inv, env, op, args),
-        "vi" | "vim" | "nvim" | "nano" | "emacs" | "code" | "subl" | "ed" | "micro" | "hx" | "helix" | "kak" | "pico" | "joe" | "sudoedit" | "gedit" => {
+        "vi" | "vim" | "nvim" | "nano" | "emacs" | "code" | "subl" | "ed" | "micro" | "hx"
+        | "helix" | "kak" | "pico" | "joe" | "sudoedit" | "gedit" => {
             op.effect = Effect::Write;
-            for w in parse(args, &Opts { short: "cSuUiTtwWs", long: &[] }).operands {
+            for w in parse(
+                args,
+                &Opts {
+                    short: "cSuUiTtwWs",
+                    long: &[],
+                },
+            )
+            .operands
+            {
                 if !lit(w).starts_with('+') {
                     add_target(op, env, inv, w, Role::Write);
                 }
@@ -162,14 +199,32 @@ pub(super) fn classify_program(inv: &Invocation, env: &Env, op: &mut Operation) 
         }
         "tar" | "bsdtar" => tar(inv, env, op, args),
         "zip" => {
-            let a = parse(args, &Opts { short: "bn", long: &[] });
+            let a = parse(
+                args,
+                &Opts {
+                    short: "bn",
+                    long: &[],
+                },
+            );
             op.effect = Effect::Write;
             for (i, w) in a.operands.iter().enumerate() {
-                add_target(op, env, inv, w, if i == 0 { Role::Write } else { Role::Read });
+                add_target(
+                    op,
+                    env,
+                    inv,
+                    w,
+                    if i == 0 { Role::Write } else { Role::Read },
+                );
             }
         }
         "unzip" => {
-            let a = parse(args, &Opts { short: "dx", long: &[] });
+            let a = parse(
+                args,
+                &Opts {
+                    short: "dx",
+                    long: &[],
+                },
+            );
             op.effect = Effect::Write;
             if let Some(dir) = a.value(&["-d"]) {
                 add_target(op, env, inv, &dir, Role::Write);
@@ -179,12 +234,14 @@ pub(super) fn classify_program(inv: &Invocation, env: &Env, op: &mut Operation) 
             }
         }
         "git" => git(inv, env, op, args),
-        "mkfs" | "mke2fs" | "mkswap" | "wipefs" | "mkdosfs" | "mkntfs" | "mkexfatfs" | "mformat" => make_filesystem(inv, env, op, args),
+        "mkfs" | "mke2fs" | "mkswap" | "wipefs" | "mkdosfs" | "mkntfs" | "mkexfatfs"
+        | "mformat" => make_filesystem(inv, env, op, args),
         n if n.starts_with("mkfs.") => make_filesystem(inv, env, op, args),
         "hdparm" => hdparm(op, args),
         "cryptsetup" => cryptsetup(op, args),
         "zpool" => zpool(op, args),
-        "fdisk" | "sfdisk" | "gdisk" | "sgdisk" | "cfdisk" | "parted" | "partx" | "blkdiscard" | "lvremove" | "vgremove" | "pvremove" => {
+        "fdisk" | "sfdisk" | "gdisk" | "sgdisk" | "cfdisk" | "parted" | "partx" | "blkdiscard"
+        | "lvremove" | "vgremove" | "pvremove" => {
             partitioner(op, args);
         }
         "shutdown" | "reboot" | "poweroff" | "halt" | "kexec" => {
@@ -194,9 +251,15 @@ pub(super) fn classify_program(inv: &Invocation, env: &Env, op: &mut Operation) 
             if has(&["-c", "--help", "--show"]) {
                 // Cancelling or showing a scheduled shutdown.
             } else if name != "shutdown" && has(&["-w", "--wtmp-only"]) {
-                op.fact("system.service", format!("{name} --wtmp-only records a shutdown without one"));
+                op.fact(
+                    "system.service",
+                    format!("{name} --wtmp-only records a shutdown without one"),
+                );
             } else if name == "kexec" && !has(&["-e", "--exec", "-f", "--force"]) {
-                op.fact("system.kernel", "kexec loads or unloads a kernel for a later reboot");
+                op.fact(
+                    "system.kernel",
+                    "kexec loads or unloads a kernel for a later reboot",
+                );
             } else {
                 op.fact("power.off", format!("{name} stops the machine"));
             }
@@ -204,7 +267,10 @@ pub(super) fn classify_program(inv: &Invocation, env: &Env, op: &mut Operation) 
         "init" | "telinit" => {
             op.effect = Effect::System;
             match args.first().map(lit).as_deref() {
-                Some("0" | "6") => op.fact("power.off", format!("{name} {} stops the machine", lit(&args[0]))),
+                Some("0" | "6") => op.fact(
+                    "power.off",
+                    format!("{name} {} stops the machine", lit(&args[0])),
+                ),
                 Some(_) => op.fact("system.service", format!("{name} changes the run level")),
                 None => {}
             }
@@ -213,12 +279,26 @@ pub(super) fn classify_program(inv: &Invocation, env: &Env, op: &mut Operation) 
         "service" => {
             op.effect = Effect::System;
             let action = args.get(1).map(lit).unwrap_or_default();
-            if !matches!(action.as_str(), "status" | "" | "--help") && !args.first().is_some_and(|w| lit(w).starts_with("--status")) {
-                op.fact("system.service", format!("service {} {action}", args.first().map(lit).unwrap_or_default()));
+            if !matches!(action.as_str(), "status" | "" | "--help")
+                && !args.first().is_some_and(|w| lit(w).starts_with("--status"))
+            {
+                op.fact(
+                    "system.service",
+                    format!(
+                        "service {} {action}",
+                        args.first().map(lit).unwrap_or_default()
+                    ),
+                );
             }
         }
         "crontab" => {
-            let a = parse(args, &Opts { short: "u", long: &[] });
+            let a = parse(
+                args,
+                &Opts {
+                    short: "u",
+                    long: &[],
+                },
+            );
             if !a.has(&["-l"]) {
                 op.effect = Effect::System;
                 op.fact("system.scheduler", "crontab changes scheduled jobs");
@@ -227,10 +307,15 @@ pub(super) fn classify_program(inv: &Invocation, env: &Env, op: &mut Operation) 
         "at" | "batch" | "atrm" => {
             if !args.iter().any(|w| matches!(lit(w).as_str(), "-l" | "-c")) {
                 op.effect = Effect::System;
-                op.fact("system.scheduler", format!("{name} schedules or removes jobs"));
+                op.fact(
+                    "system.scheduler",
+                    format!("{name} schedules or removes jobs"),
+                );
             }
         }
-        "useradd" | "userdel" | "usermod" | "groupadd" | "groupdel" | "groupmod" | "passwd" | "chpasswd" | "adduser" | "deluser" | "addgroup" | "delgroup" | "gpasswd" | "chsh" | "chfn" | "visudo" | "vipw" | "vigr" | "newusers" | "chage" => {
+        "useradd" | "userdel" | "usermod" | "groupadd" | "groupdel" | "groupmod" | "passwd"
+        | "chpasswd" | "adduser" | "deluser" | "addgroup" | "delgroup" | "gpasswd" | "chsh"
+        | "chfn" | "visudo" | "vipw" | "vigr" | "newusers" | "chage" => {
             op.effect = Effect::System;
             if !(name == "chage" && args.iter().any(|w| lit(w) == "-l")) {
                 op.fact("system.users", format!("{name} changes users or groups"));
@@ -238,37 +323,114 @@ pub(super) fn classify_program(inv: &Invocation, env: &Env, op: &mut Operation) 
         }
         "sysctl" => {
             let a = parse(args, &NONE);
-            if a.has(&["-w", "--write", "-p", "--load", "--system"]) || a.operands.iter().any(|w| lit(w).contains('=')) {
+            if a.has(&["-w", "--write", "-p", "--load", "--system"])
+                || a.operands.iter().any(|w| lit(w).contains('='))
+            {
                 op.effect = Effect::System;
                 op.fact("system.kernel", "sysctl changes kernel parameters");
             }
         }
-        "modprobe" | "insmod" | "rmmod" | "depmod" | "update-grub" | "grub-install" | "grub-mkconfig" | "update-initramfs" | "dracut" | "kexec-tools" | "setenforce" | "ldconfig" | "setcap" => {
+        "modprobe" | "insmod" | "rmmod" | "depmod" | "update-grub" | "grub-install"
+        | "grub-mkconfig" | "update-initramfs" | "dracut" | "kexec-tools" | "setenforce"
+        | "ldconfig" | "setcap" => {
             op.effect = Effect::System;
-            if !args.iter().any(|w| matches!(lit(w).as_str(), "--help" | "-h" | "--version")) {
-                op.fact("system.kernel", format!("{name} changes the kernel or boot setup"));
+            if !args
+                .iter()
+                .any(|w| matches!(lit(w).as_str(), "--help" | "-h" | "--version"))
+            {
+                op.fact(
+                    "system.kernel",
+                    format!("{name} changes the kernel or boot setup"),
+                );
             }
         }
-        "iptables" | "ip6tables" | "nft" | "ufw" | "firewall-cmd" | "iptables-restore" | "ip6tables-restore" | "ebtables" | "arptables" | "pfctl" => firewall(op, name, args),
-        "ip" | "ifconfig" | "route" | "nmcli" | "iwconfig" | "tc" | "brctl" => network_config(op, name, args),
+        "iptables" | "ip6tables" | "nft" | "ufw" | "firewall-cmd" | "iptables-restore"
+        | "ip6tables-restore" | "ebtables" | "arptables" | "pfctl" => firewall(op, name, args),
+        "ip" | "ifconfig" | "route" | "nmcli" | "iwconfig" | "tc" | "brctl" => {
+            network_config(op, name, args)
+        }
         "mount" | "umount" | "swapon" | "swapoff" | "losetup" | "fusermount" | "mountpoint" => {
-            let readonly = args.is_empty() || matches!(name, "mountpoint") || args.iter().all(|w| matches!(lit(w).as_str(), "-l" | "--show" | "-a" | "--summary" | "-s" | "-t" | "--list")) && name != "umount" && name != "swapoff";
+            let readonly = args.is_empty()
+                || matches!(name, "mountpoint")
+                || args.iter().all(|w| {
+                    matches!(
+                        lit(w).as_str(),
+                        "-l" | "--show" | "-a" | "--summary" | "-s" | "-t" | "--list"
+                    )
+                }) && name != "umount"
+                    && name != "swapoff";
             if !readonly {
                 op.effect = Effect::System;
                 op.fact("system.mount", format!("{name} changes mounts"));
             }
         }
         "kill" | "killall" | "pkill" | "skill" | "xkill" | "killall5" => kill(op, name, args),
-        "hostnamectl" | "timedatectl" | "localectl" | "loginctl" | "journalctl" | "update-alternatives" | "dpkg-reconfigure" | "locale-gen" | "update-rc.d" | "chkconfig" | "rc-update" | "rc-service" | "launchctl" | "sv" | "supervisorctl" => {
+        "hostnamectl"
+        | "timedatectl"
+        | "localectl"
+        | "loginctl"
+        | "journalctl"
+        | "update-alternatives"
+        | "dpkg-reconfigure"
+        | "locale-gen"
+        | "update-rc.d"
+        | "chkconfig"
+        | "rc-update"
+        | "rc-service"
+        | "launchctl"
+        | "sv"
+        | "supervisorctl" => {
             let read = args.is_empty()
                 || args.iter().any(|w| {
                     let t = lit(w);
-                    matches!(t.as_str(), "status" | "show" | "list" | "--list" | "-l" | "list-timezones" | "list-keymaps" | "list-locales" | "list-sessions" | "list-users" | "--display" | "--query" | "--help" | "-f" | "--follow" | "-u" | "-n" | "-b" | "-k" | "-p" | "-e" | "--since" | "-x")
-                        || t.starts_with("--list") || t.starts_with("--since")
+                    matches!(
+                        t.as_str(),
+                        "status"
+                            | "show"
+                            | "list"
+                            | "--list"
+                            | "-l"
+                            | "list-timezones"
+                            | "list-keymaps"
+                            | "list-locales"
+                            | "list-sessions"
+                            | "list-users"
+                            | "--display"
+                            | "--query"
+                            | "--help"
+                            | "-f"
+                            | "--follow"
+                            | "-u"
+                            | "-n"
+                            | "-b"
+                            | "-k"
+                            | "-p"
+                            | "-e"
+                            | "--since"
+                            | "-x"
+                    ) || t.starts_with("--list")
+                        || t.starts_with("--since")
                 });
             let destructive = args.iter().any(|w| {
                 let t = lit(w);
-                t.starts_with("set-") || t.starts_with("--vacuum") || t == "--rotate" || t.starts_with("terminate") || t.starts_with("kill") || t == "--install" || t == "--set" || t == "--remove" || t == "enable" || t == "disable" || t == "stop" || t == "start" || t == "restart" || t == "unload" || t == "load" || t == "add" || t == "del" || t == "delete"
+                t.starts_with("set-")
+                    || t.starts_with("--vacuum")
+                    || t == "--rotate"
+                    || t.starts_with("terminate")
+                    || t.starts_with("kill")
+                    || t == "--install"
+                    || t == "--set"
+                    || t == "--remove"
+                    || t == "enable"
+                    || t == "disable"
+                    || t == "stop"
+                    || t == "start"
+                    || t == "restart"
+                    || t == "unload"
+                    || t == "load"
+                    || t == "add"
+                    || t == "del"
+                    || t == "delete"
             });
             if destructive || (!read && name != "journalctl") {
                 op.effect = Effect::System;
@@ -278,25 +440,48 @@ pub(super) fn classify_program(inv: &Invocation, env: &Env, op: &mut Operation) 
         "dpkg" | "rpm" => {
             if args.iter().any(|w| {
                 let t = lit(w);
-                t.starts_with("-i") || t.starts_with("-r") || t.starts_with("-P") || t == "--install" || t == "--remove" || t == "--purge" || t.starts_with("-U") || t.starts_with("-e") || t == "--erase" || t == "--configure"
+                t.starts_with("-i")
+                    || t.starts_with("-r")
+                    || t.starts_with("-P")
+                    || t == "--install"
+                    || t == "--remove"
+                    || t == "--purge"
+                    || t.starts_with("-U")
+                    || t.starts_with("-e")
+                    || t == "--erase"
+                    || t == "--configure"
             }) {
                 op.effect = Effect::System;
-                op.fact("system.packages", format!("{name} installs or removes system packages"));
+                op.fact(
+                    "system.packages",
+                    format!("{name} installs or removes system packages"),
+                );
             }
         }
-        "apt" | "apt-get" | "aptitude" | "dnf" | "yum" | "zypper" | "pacman" | "yay" | "paru" | "apk" | "brew" | "port" | "snap" | "flatpak" | "emerge" | "nix-env" | "pkg" | "pkg_add" | "xbps-install" | "xbps-remove" | "eopkg" | "slackpkg" | "urpmi" | "choco" | "winget" | "scoop" | "mas" => {
-            system_packages(op, name, args)
-        }
-        "npm" | "pnpm" | "yarn" | "bun" | "cargo" | "pip" | "pip3" | "pipx" | "uv" | "poetry" | "gem" | "go" | "composer" | "bundle" | "conda" | "mamba" | "micromamba" | "dotnet" | "nuget" | "mvn" | "gradle" | "gradlew" | "mix" | "hex" | "cabal" | "stack" | "opam" | "luarocks" | "cpan" | "cpanm" | "deno" | "twine" | "flit" | "hatch" | "rye" | "helm" | "vsce" | "ovsx" | "swift" | "dart" | "flutter" | "pub" | "nimble" | "raco" | "R" | "julia" => {
-            language_tool(inv, env, op, name, args)
-        }
+        "apt" | "apt-get" | "aptitude" | "dnf" | "yum" | "zypper" | "pacman" | "yay" | "paru"
+        | "apk" | "brew" | "port" | "snap" | "flatpak" | "emerge" | "nix-env" | "pkg"
+        | "pkg_add" | "xbps-install" | "xbps-remove" | "eopkg" | "slackpkg" | "urpmi" | "choco"
+        | "winget" | "scoop" | "mas" => system_packages(op, name, args),
+        "npm" | "pnpm" | "yarn" | "bun" | "cargo" | "pip" | "pip3" | "pipx" | "uv" | "poetry"
+        | "gem" | "go" | "composer" | "bundle" | "conda" | "mamba" | "micromamba" | "dotnet"
+        | "nuget" | "mvn" | "gradle" | "gradlew" | "mix" | "hex" | "cabal" | "stack" | "opam"
+        | "luarocks" | "cpan" | "cpanm" | "deno" | "twine" | "flit" | "hatch" | "rye" | "helm"
+        | "vsce" | "ovsx" | "swift" | "dart" | "flutter" | "pub" | "nimble" | "raco" | "R"
+        | "julia" => language_tool(inv, env, op, name, args),
         "npx" | "pnpx" | "bunx" | "uvx" => {
             op.effect = Effect::Network;
             op.fact("net.use", format!("{name} downloads and runs a package"));
         }
-        "docker" | "podman" | "nerdctl" | "kubectl" | "oc" | "k3s" | "minikube" | "kind" | "docker-compose" | "buildah" | "skopeo" => container(op, name, args),
+        "docker" | "podman" | "nerdctl" | "kubectl" | "oc" | "k3s" | "minikube" | "kind"
+        | "docker-compose" | "buildah" | "skopeo" => container(op, name, args),
         "ssh" | "mosh" | "autossh" => {
-            let a = parse(args, &Opts { short: "bcDEeFIiJLlmOopQRSWw", long: &[] });
+            let a = parse(
+                args,
+                &Opts {
+                    short: "bcDEeFIiJLlmOopQRSWw",
+                    long: &[],
+                },
+            );
             op.effect = Effect::Network;
             let host = a.operands.first().map(|w| lit(w)).unwrap_or_default();
             if a.has(&["-V"]) && host.is_empty() {
@@ -306,9 +491,14 @@ pub(super) fn classify_program(inv: &Invocation, env: &Env, op: &mut Operation) 
             op.remote = Some(host.clone());
             op.fact("net.remote", format!("{name} connects to {host}"));
         }
-        "nc" | "ncat" | "netcat" | "telnet" | "socat" | "ftp" | "lftp" | "tftp" | "ssh-copy-id" | "smbclient" | "rdesktop" | "xfreerdp" | "vncviewer" => {
+        "nc" | "ncat" | "netcat" | "telnet" | "socat" | "ftp" | "lftp" | "tftp" | "ssh-copy-id"
+        | "smbclient" | "rdesktop" | "xfreerdp" | "vncviewer" => {
             op.effect = Effect::Network;
-            let host = args.iter().map(lit).find(|t| !t.starts_with('-')).unwrap_or_default();
+            let host = args
+                .iter()
+                .map(lit)
+                .find(|t| !t.starts_with('-'))
+                .unwrap_or_default();
             op.remote = Some(host.clone());
             op.fact("net.remote", format!("{name} connects to {host}"));
             for w in args {
@@ -322,11 +512,31 @@ pub(super) fn classify_program(inv: &Invocation, env: &Env, op: &mut Operation) 
                 }
             }
         }
-        "curl" | "wget" | "http" | "https" | "xh" | "aria2c" | "httpie" | "lynx" | "links" | "w3m" | "axel" | "grpcurl" | "websocat" => download(inv, env, op, name, args),
-        "ping" | "ping6" | "dig" | "nslookup" | "host" | "traceroute" | "tracepath" | "mtr" | "whois" | "nmap" | "masscan" | "arping" | "ssh-keyscan" | "speedtest" | "speedtest-cli" | "iperf" | "iperf3" | "drill" | "gh" | "glab" | "hub" | "aws" | "gcloud" | "gsutil" | "az" | "doctl" | "flyctl" | "heroku" | "vercel" | "netlify" | "terraform" | "pulumi" | "ansible" | "ansible-playbook" | "rclone" | "s3cmd" | "youtube-dl" | "yt-dlp" | "ngrok" | "wrangler" | "firebase" => {
-            let local = args.is_empty() || args.iter().any(|w| matches!(lit(w).as_str(), "--help" | "-h" | "--version" | "-V" | "help" | "version"));
-            let offline_sub = args.first().map(lit).is_some_and(|s| matches!(s.as_str(), "fmt" | "validate" | "completion" | "config" | "alias" | "auth" | "init"));
-            if !local && !(offline_sub && matches!(name, "terraform" | "gh" | "glab" | "aws" | "gcloud" | "az")) {
+        "curl" | "wget" | "http" | "https" | "xh" | "aria2c" | "httpie" | "lynx" | "links"
+        | "w3m" | "axel" | "grpcurl" | "websocat" => download(inv, env, op, name, args),
+        "ping" | "ping6" | "dig" | "nslookup" | "host" | "traceroute" | "tracepath" | "mtr"
+        | "whois" | "nmap" | "masscan" | "arping" | "ssh-keyscan" | "speedtest"
+        | "speedtest-cli" | "iperf" | "iperf3" | "drill" | "gh" | "glab" | "hub" | "aws"
+        | "gcloud" | "gsutil" | "az" | "doctl" | "flyctl" | "heroku" | "vercel" | "netlify"
+        | "terraform" | "pulumi" | "ansible" | "ansible-playbook" | "rclone" | "s3cmd"
+        | "youtube-dl" | "yt-dlp" | "ngrok" | "wrangler" | "firebase" => {
+            let local = args.is_empty()
+                || args.iter().any(|w| {
+                    matches!(
+                        lit(w).as_str(),
+                        "--help" | "-h" | "--version" | "-V" | "help" | "version"
+                    )
+                });
+            let offline_sub = args.first().map(lit).is_some_and(|s| {
+                matches!(
+                    s.as_str(),
+                    "fmt" | "validate" | "completion" | "config" | "alias" | "auth" | "init"
+                )
+            });
+            if !local
+                && !(offline_sub
+                    && matches!(name, "terraform" | "gh" | "glab" | "aws" | "gcloud" | "az"))
+            {
                 op.effect = Effect::Network;
                 op.fact("net.use", format!("{name} uses the network"));
             }
@@ -334,33 +544,74 @@ pub(super) fn classify_program(inv: &Invocation, env: &Env, op: &mut Operation) 
                 op.fact("publish", "terraform destroy removes remote infrastructure");
             }
         }
-        "psql" | "mysql" | "mariadb" | "sqlite3" | "sqlcmd" | "clickhouse-client" | "duckdb" | "cockroach" | "mongosh" | "mongo" | "redis-cli" | "cqlsh" | "dropdb" | "mysqladmin" => sql(inv, op, name, args),
-        "python" | "python2" | "python3" | "pypy" | "pypy3" | "perl" | "ruby" | "node" | "nodejs" | "php" | "lua" | "luajit" | "Rscript" | "osascript" | "tclsh" | "irb" | "jshell" | "groovy" | "scala" | "elixir" | "guile" | "racket" | "sbcl" | "clisp" => {
+        "psql" | "mysql" | "mariadb" | "sqlite3" | "sqlcmd" | "clickhouse-client" | "duckdb"
+        | "cockroach" | "mongosh" | "mongo" | "redis-cli" | "cqlsh" | "dropdb" | "mysqladmin" => {
+            sql(inv, op, name, args)
+        }
+        "python" | "python2" | "python3" | "pypy" | "pypy3" | "perl" | "ruby" | "node"
+        | "nodejs" | "php" | "lua" | "luajit" | "Rscript" | "osascript" | "tclsh" | "irb"
+        | "jshell" | "groovy" | "scala" | "elixir" | "guile" | "racket" | "sbcl" | "clisp" => {
             interpreter(inv, env, op, name, args)
         }
-        n if n.starts_with("python3.") || n.starts_with("python2.") => interpreter(inv, env, op, "python", args),
+        n if n.starts_with("python3.") || n.starts_with("python2.") => {
+            interpreter(inv, env, op, "python", args)
+        }
         "source" | "." => {
             op.effect = Effect::Exec;
             if let Some(w) = args.first() {
                 add_target(op, env, inv, w, Role::Read);
             }
         }
-        "eval" | "exec" | "command" | "builtin" | "bash" | "sh" | "dash" | "zsh" | "ksh" | "mksh" | "ash" | "fish" | "su" | "runuser" | "sg" | "watch" | "flock" | "script" | "xargs" | "parallel" | "env" | "nohup" | "time" | "timeout" | "nice" => {
+        "eval" | "exec" | "command" | "builtin" | "bash" | "sh" | "dash" | "zsh" | "ksh"
+        | "mksh" | "ash" | "fish" | "su" | "runuser" | "sg" | "watch" | "flock" | "script"
+        | "xargs" | "parallel" | "env" | "nohup" | "time" | "timeout" | "nice" => {
             // Code and wrapped commands were analysed by the shell stage; a script operand is read.
             op.effect = Effect::Exec;
-            if matches!(name, "bash" | "sh" | "dash" | "zsh" | "ksh" | "mksh" | "ash" | "fish") {
-                if let Some(script) = args.iter().find(|w| !lit(w).starts_with('-')) && !args.iter().any(|w| { let t = lit(w); t.starts_with('-') && !t.starts_with("--") && t.contains('c') }) {
+            if matches!(
+                name,
+                "bash" | "sh" | "dash" | "zsh" | "ksh" | "mksh" | "ash" | "fish"
+            ) {
+                if let Some(script) = args.iter().find(|w| !lit(w).starts_with('-'))
+                    && !args.iter().any(|w| {
+                        let t = lit(w);
+                        t.starts_with('-') && !t.starts_with("--") && t.contains('c')
+                    })
+                {
                     add_target(op, env, inv, script, Role::Read);
                 }
             }
         }
         "sudo" | "doas" | "pkexec" | "run0" => {
             op.effect = Effect::Privilege;
-            if !args.iter().any(|w| matches!(lit(w).as_str(), "-l" | "-v" | "-k" | "-K" | "--list" | "--validate" | "-V" | "--version" | "-h" | "--help")) {
+            if !args.iter().any(|w| {
+                matches!(
+                    lit(w).as_str(),
+                    "-l" | "-v"
+                        | "-k"
+                        | "-K"
+                        | "--list"
+                        | "--validate"
+                        | "-V"
+                        | "--version"
+                        | "-h"
+                        | "--help"
+                )
+            }) {
                 op.fact("privilege", format!("{name} opens a privileged session"));
             }
         }
-        "echo" | "printf" | "true" | "false" | "sleep" | "yes" | "seq" | "expr" | "test" | "[" | "[[" | "export" | "alias" | "unalias" | "set" | "unset" | "cd" | "pushd" | "popd" | "pwd" | "type" | "which" | "whereis" | "hash" | "date" | "cal" | "whoami" | "id" | "groups" | "uname" | "printenv" | "history" | "exit" | "return" | "shift" | "read" | "wait" | "jobs" | "fg" | "bg" | "disown" | "umask" | "ulimit" | "trap" | "local" | "declare" | "typeset" | "readonly" | "let" | ":" | "basename" | "dirname" | "ls" | "stat" | "du" | "df" | "tree" | "tput" | "clear" | "reset" | "nproc" | "free" | "uptime" | "w" | "who" | "last" | "lsblk" | "lscpu" | "lsusb" | "lspci" | "realpath" | "readlink" | "exa" | "eza" | "getconf" | "locale" | "tty" | "stty" | "shopt" | "complete" | "compgen" | "man" | "info" | "help" | "apropos" | "whatis" | "tldr" | "ps" | "top" | "htop" | "pgrep" | "pidof" | "lsof" | "vmstat" | "iostat" | "dmesg" | "env-update" | "mktemp" | "getent" | "numfmt" | "factor" | "bc" | "dc" => {
+        "echo" | "printf" | "true" | "false" | "sleep" | "yes" | "seq" | "expr" | "test" | "["
+        | "[[" | "export" | "alias" | "unalias" | "set" | "unset" | "cd" | "pushd" | "popd"
+        | "pwd" | "type" | "which" | "whereis" | "hash" | "date" | "cal" | "whoami" | "id"
+        | "groups" | "uname" | "printenv" | "history" | "exit" | "return" | "shift" | "read"
+        | "wait" | "jobs" | "fg" | "bg" | "disown" | "umask" | "ulimit" | "trap" | "local"
+        | "declare" | "typeset" | "readonly" | "let" | ":" | "basename" | "dirname" | "ls"
+        | "stat" | "du" | "df" | "tree" | "tput" | "clear" | "reset" | "nproc" | "free"
+        | "uptime" | "w" | "who" | "last" | "lsblk" | "lscpu" | "lsusb" | "lspci" | "realpath"
+        | "readlink" | "exa" | "eza" | "getconf" | "locale" | "tty" | "stty" | "shopt"
+        | "complete" | "compgen" | "man" | "info" | "help" | "apropos" | "whatis" | "tldr"
+        | "ps" | "top" | "htop" | "pgrep" | "pidof" | "lsof" | "vmstat" | "iostat" | "dmesg"
+        | "env-update" | "mktemp" | "getent" | "numfmt" | "factor" | "bc" | "dc" => {
             op.effect = Effect::Read;
             if name == "hostname" && !args.is_empty() {
                 op.fact("system.service", "hostname changes the host name");
@@ -377,18 +628,120 @@ fn generic(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
     op.effect = Effect::Exec;
     let reader = matches!(
         op.program.as_str(),
-        "cat" | "tac" | "head" | "tail" | "less" | "more" | "bat" | "batcat" | "nl" | "wc" | "grep" | "egrep" | "fgrep" | "rg" | "ag" | "ack" | "sort" | "uniq" | "cut" | "paste" | "join" | "comm" | "diff" | "cmp" | "md5sum" | "sha1sum" | "sha256sum" | "sha512sum" | "b2sum" | "cksum" | "base64" | "base32" | "xxd" | "hexdump" | "od" | "strings" | "file" | "jq" | "yq" | "column" | "fold" | "fmt" | "pr" | "iconv" | "zcat" | "bzcat" | "xzcat" | "zless" | "view" | "gpg" | "openssl" | "xclip" | "pbcopy" | "wl-copy" | "split" | "csplit" | "expand" | "unexpand" | "rev" | "shuf" | "look" | "diff3" | "sdiff" | "colordiff" | "delta" | "gzip" | "bzip2" | "xz" | "zstd" | "lz4" | "7z" | "tr"
+        "cat"
+            | "tac"
+            | "head"
+            | "tail"
+            | "less"
+            | "more"
+            | "bat"
+            | "batcat"
+            | "nl"
+            | "wc"
+            | "grep"
+            | "egrep"
+            | "fgrep"
+            | "rg"
+            | "ag"
+            | "ack"
+            | "sort"
+            | "uniq"
+            | "cut"
+            | "paste"
+            | "join"
+            | "comm"
+            | "diff"
+            | "cmp"
+            | "md5sum"
+            | "sha1sum"
+            | "sha256sum"
+            | "sha512sum"
+            | "b2sum"
+            | "cksum"
+            | "base64"
+            | "base32"
+            | "xxd"
+            | "hexdump"
+            | "od"
+            | "strings"
+            | "file"
+            | "jq"
+            | "yq"
+            | "column"
+            | "fold"
+            | "fmt"
+            | "pr"
+            | "iconv"
+            | "zcat"
+            | "bzcat"
+            | "xzcat"
+            | "zless"
+            | "view"
+            | "gpg"
+            | "openssl"
+            | "xclip"
+            | "pbcopy"
+            | "wl-copy"
+            | "split"
+            | "csplit"
+            | "expand"
+            | "unexpand"
+            | "rev"
+            | "shuf"
+            | "look"
+            | "diff3"
+            | "sdiff"
+            | "colordiff"
+            | "delta"
+            | "gzip"
+            | "bzip2"
+            | "xz"
+            | "zstd"
+            | "lz4"
+            | "7z"
+            | "tr"
     );
     if reader {
         op.effect = Effect::Read;
     }
     // Searchers take a pattern first (unless given by -e/-f), and some options take a value.
-    let searcher = matches!(op.program.as_str(), "grep" | "egrep" | "fgrep" | "rg" | "ag" | "ack" | "zgrep");
-    let valued: &[&str] = if searcher { &["-A", "-B", "-C", "-m", "-d", "-D", "-g", "--glob", "-t", "--type", "-T", "--type-not", "-M", "-j", "--max-count", "--context", "--iglob", "-E", "--encoding"] } else { &[] };
-    let mut pattern_pending = searcher && !args.iter().any(|w| {
-        let t = lit(w);
-        matches!(t.as_str(), "-e" | "-f" | "--regexp" | "--file") || t.starts_with("--regexp=") || t.starts_with("--file=") || (t.starts_with("-e") && !t.starts_with("--"))
-    });
+    let searcher = matches!(
+        op.program.as_str(),
+        "grep" | "egrep" | "fgrep" | "rg" | "ag" | "ack" | "zgrep"
+    );
+    let valued: &[&str] = if searcher {
+        &[
+            "-A",
+            "-B",
+            "-C",
+            "-m",
+            "-d",
+            "-D",
+            "-g",
+            "--glob",
+            "-t",
+            "--type",
+            "-T",
+            "--type-not",
+            "-M",
+            "-j",
+            "--max-count",
+            "--context",
+            "--iglob",
+            "-E",
+            "--encoding",
+        ]
+    } else {
+        &[]
+    };
+    let mut pattern_pending = searcher
+        && !args.iter().any(|w| {
+            let t = lit(w);
+            matches!(t.as_str(), "-e" | "-f" | "--regexp" | "--file")
+                || t.starts_with("--regexp=")
+                || t.starts_with("--file=")
+                || (t.starts_with("-e") && !t.starts_with("--"))
+        });
     let mut skip_next = false;
     for w in args {
         if skip_next {
@@ -405,12 +758,19 @@ fn generic(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
             continue;
         }
         let Some(text) = w.as_literal() else {
-            if w.has_glob() || w.parts.iter().any(|p| matches!(p, crate::shell::Part::Home)) {
+            if w.has_glob()
+                || w.parts
+                    .iter()
+                    .any(|p| matches!(p, crate::shell::Part::Home))
+            {
                 add_target(op, env, inv, w, Role::Read);
             }
             continue;
         };
-        if matches!(text.as_str(), "-m" | "--message" | "--body" | "--title" | "-e" | "--regexp" | "--description") {
+        if matches!(
+            text.as_str(),
+            "-m" | "--message" | "--body" | "--title" | "-e" | "--regexp" | "--description"
+        ) {
             // Message and pattern options carry data, not paths.
             skip_next = true;
             continue;
@@ -425,13 +785,21 @@ fn generic(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
         }
         // A path by its shape; a bare word counts only where the program reads files by name
         // (`cat secrets`) or it names a file (`x.pem`, `id_rsa`). `user:pass@host` is not a path.
-        let anchored = candidate.starts_with('/') || candidate.starts_with('.') || candidate.starts_with('~');
-        let option_like = candidate.contains(['@', ':', '%']) && !candidate.starts_with("./") && !candidate.starts_with('~');
-        let shaped = !option_like && (anchored || candidate.contains('/') || candidate.contains('*'));
+        let anchored =
+            candidate.starts_with('/') || candidate.starts_with('.') || candidate.starts_with('~');
+        let option_like = candidate.contains(['@', ':', '%'])
+            && !candidate.starts_with("./")
+            && !candidate.starts_with('~');
+        let shaped =
+            !option_like && (anchored || candidate.contains('/') || candidate.contains('*'));
         let named = reader || candidate.contains('.') || candidate.starts_with("id_");
         let pathish = shaped || (named && super::secrets::secret_kind(&candidate).is_some());
         if pathish {
-            let word = if candidate == text { w.clone() } else { Word::literal(&candidate) };
+            let word = if candidate == text {
+                w.clone()
+            } else {
+                Word::literal(&candidate)
+            };
             add_target(op, env, inv, &word, Role::Read);
         }
     }
@@ -439,7 +807,10 @@ fn generic(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
 
 /// URL arguments reach the network, whatever the program.
 fn url_facts(op: &mut Operation, args: &[Word]) {
-    if op.has_fact("net.use") || op.has_fact("net.remote") || op.effect == Effect::Read && op.program == "echo" {
+    if op.has_fact("net.use")
+        || op.has_fact("net.remote")
+        || op.effect == Effect::Read && op.program == "echo"
+    {
         return;
     }
     if matches!(op.program.as_str(), "echo" | "printf" | "git") {
@@ -447,9 +818,17 @@ fn url_facts(op: &mut Operation, args: &[Word]) {
     }
     for w in args {
         let text = lit(w);
-        let text = text.split_once('=').map_or(text.as_str(), |(k, v)| if k.starts_with('-') { v } else { text.as_str() });
+        let text = text.split_once('=').map_or(text.as_str(), |(k, v)| {
+            if k.starts_with('-') { v } else { text.as_str() }
+        });
         let lower = text.to_ascii_lowercase();
-        if ["http://", "https://", "ftp://", "ftps://", "ssh://", "git://", "s3://", "gs://", "rsync://", "sftp://", "ws://", "wss://", "scp://"].iter().any(|s| lower.starts_with(s)) {
+        if [
+            "http://", "https://", "ftp://", "ftps://", "ssh://", "git://", "s3://", "gs://",
+            "rsync://", "sftp://", "ws://", "wss://", "scp://",
+        ]
+        .iter()
+        .any(|s| lower.starts_with(s))
+        {
             op.remote = Some(text.to_string());
             op.fact("net.use", format!("{} reaches {text}", op.program));
             if op.effect == Effect::Exec || op.effect == Effect::Read {
@@ -461,10 +840,20 @@ fn url_facts(op: &mut Operation, args: &[Word]) {
 }
 
 fn delete(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
-    let opts = if op.program == "shred" { Opts { short: "ns", long: &["--iterations", "--size", "--random-source"] } } else { NONE };
+    let opts = if op.program == "shred" {
+        Opts {
+            short: "ns",
+            long: &["--iterations", "--size", "--random-source"],
+        }
+    } else {
+        NONE
+    };
     let a = parse(args, &opts);
     op.effect = Effect::Delete;
-    if op.program == "shred" && !a.has(&["-u", "--remove"]) && a.operands.iter().all(|w| lit(w).starts_with("/dev/")) {
+    if op.program == "shred"
+        && !a.has(&["-u", "--remove"])
+        && a.operands.iter().all(|w| lit(w).starts_with("/dev/"))
+    {
         // shred of a device destroys it.
         for w in &a.operands {
             add_target(op, env, inv, w, Role::Delete);
@@ -512,10 +901,23 @@ fn find(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
                     let t = lit(w);
                     !matches!(
                         t.as_str(),
-                        "-depth" | "-d" | "-xdev" | "-mount" | "-follow" | "-ignore_readdir_race" | "-noleaf" | "-daystart" | "-maxdepth" | "-mindepth"
+                        "-depth"
+                            | "-d"
+                            | "-xdev"
+                            | "-mount"
+                            | "-follow"
+                            | "-ignore_readdir_race"
+                            | "-noleaf"
+                            | "-daystart"
+                            | "-maxdepth"
+                            | "-mindepth"
                     ) && !t.chars().all(|c| c.is_ascii_digit())
                 });
-                let role = if filtered { Role::DeleteUnder } else { Role::Delete };
+                let role = if filtered {
+                    Role::DeleteUnder
+                } else {
+                    Role::Delete
+                };
                 for r in &roots {
                     add_target(op, env, inv, r, role);
                 }
@@ -538,7 +940,13 @@ fn find(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
 }
 
 fn mv(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
-    let a = parse(args, &Opts { short: "tS", long: &["--target-directory", "--suffix", "--backup"] });
+    let a = parse(
+        args,
+        &Opts {
+            short: "tS",
+            long: &["--target-directory", "--suffix", "--backup"],
+        },
+    );
     op.effect = Effect::Write;
     let (sources, dest): (Vec<&Word>, Option<Word>) = match a.value(&["-t", "--target-directory"]) {
         Some(dir) => (a.operands.clone(), Some(dir)),
@@ -559,9 +967,48 @@ fn mv(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
 fn copy(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
     let name = op.program.clone();
     let opts = match name.as_str() {
-        "rsync" => Opts { short: "eTfB", long: &["--rsh", "--exclude", "--include", "--filter", "--exclude-from", "--include-from", "--files-from", "--rsync-path", "--temp-dir", "--partial-dir", "--backup-dir", "--log-file", "--password-file", "--chmod", "--chown", "--port", "--bwlimit", "--timeout", "--suffix", "--compare-dest", "--copy-dest", "--link-dest"] },
-        "scp" | "sftp" => Opts { short: "cFiJlopPSDBbRs", long: &[] },
-        _ => Opts { short: "tSm", long: &["--target-directory", "--suffix", "--backup", "--mode", "--owner", "--group"] },
+        "rsync" => Opts {
+            short: "eTfB",
+            long: &[
+                "--rsh",
+                "--exclude",
+                "--include",
+                "--filter",
+                "--exclude-from",
+                "--include-from",
+                "--files-from",
+                "--rsync-path",
+                "--temp-dir",
+                "--partial-dir",
+                "--backup-dir",
+                "--log-file",
+                "--password-file",
+                "--chmod",
+                "--chown",
+                "--port",
+                "--bwlimit",
+                "--timeout",
+                "--suffix",
+                "--compare-dest",
+                "--copy-dest",
+                "--link-dest",
+            ],
+        },
+        "scp" | "sftp" => Opts {
+            short: "cFiJlopPSDBbRs",
+            long: &[],
+        },
+        _ => Opts {
+            short: "tSm",
+            long: &[
+                "--target-directory",
+                "--suffix",
+                "--backup",
+                "--mode",
+                "--owner",
+                "--group",
+            ],
+        },
     };
     let a = parse(args, &opts);
     op.effect = Effect::Write;
@@ -598,7 +1045,16 @@ fn copy(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
             None => add_target(op, env, inv, &d, Role::Write),
         }
     }
-    if name == "rsync" && a.has(&["--delete", "--delete-before", "--delete-after", "--delete-during", "--delete-excluded", "--remove-source-files"]) {
+    if name == "rsync"
+        && a.has(&[
+            "--delete",
+            "--delete-before",
+            "--delete-after",
+            "--delete-during",
+            "--delete-excluded",
+            "--remove-source-files",
+        ])
+    {
         if let Some(t) = op.targets.iter_mut().rev().find(|t| t.role == Role::Write) {
             t.role = Role::DeleteUnder;
         }
@@ -613,7 +1069,9 @@ fn copy(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
 fn dd(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
     op.effect = Effect::Write;
     for w in args {
-        let Some((key, _)) = w.raw.split_once('=') else { continue };
+        let Some((key, _)) = w.raw.split_once('=') else {
+            continue;
+        };
         let value = Word {
             raw: w.raw[key.len() + 1..].to_string(),
             parts: strip_prefix_parts(w, key.len() + 1),
@@ -621,7 +1079,10 @@ fn dd(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
         match key {
             "of" => {
                 if value.is_dynamic() {
-                    op.fact("device.dynamic", format!("dd writes to {}, a target computed at run time", value.raw));
+                    op.fact(
+                        "device.dynamic",
+                        format!("dd writes to {}, a target computed at run time", value.raw),
+                    );
                 } else {
                     add_target(op, env, inv, &value, Role::Truncate);
                 }
@@ -644,7 +1105,10 @@ fn strip_prefix_parts(word: &Word, mut n: usize) -> Vec<crate::shell::Part> {
                 n -= take;
                 let rest: String = chars[take..].iter().collect();
                 if !rest.is_empty() {
-                    out.push(Part::Lit { text: rest, quoted: *quoted });
+                    out.push(Part::Lit {
+                        text: rest,
+                        quoted: *quoted,
+                    });
                 }
             }
             other => out.push(other.clone()),
@@ -654,10 +1118,21 @@ fn strip_prefix_parts(word: &Word, mut n: usize) -> Vec<crate::shell::Part> {
 }
 
 fn permissions(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
-    let a = parse(args, &Opts { short: "", long: &["--reference", "--from"] });
+    let a = parse(
+        args,
+        &Opts {
+            short: "",
+            long: &["--reference", "--from"],
+        },
+    );
     op.effect = Effect::Write;
     let recursive = a.has(&["-R", "-r", "--recursive"]);
-    let skip = if a.value(&["--reference"]).is_some() || op.program == "setfacl" && a.has(&["-b", "-k"]) { 0 } else { 1 };
+    let skip =
+        if a.value(&["--reference"]).is_some() || op.program == "setfacl" && a.has(&["-b", "-k"]) {
+            0
+        } else {
+            1
+        };
     for w in a.operands.iter().skip(skip) {
         add_target(op, env, inv, w, Role::Write);
     }
@@ -665,47 +1140,110 @@ fn permissions(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
         let bad: Vec<String> = op
             .targets
             .iter()
-            .filter(|t| matches!(t.resolved.place, super::paths::Place::Root | super::paths::Place::System | super::paths::Place::Home))
+            .filter(|t| {
+                matches!(
+                    t.resolved.place,
+                    super::paths::Place::Root
+                        | super::paths::Place::System
+                        | super::paths::Place::Home
+                )
+            })
             .map(|t| t.resolved.written.clone())
             .collect();
         for b in bad {
-            op.fact("perm.recursive_system", format!("{} -R on {b} changes a whole system tree", op.program));
+            op.fact(
+                "perm.recursive_system",
+                format!("{} -R on {b} changes a whole system tree", op.program),
+            );
         }
     }
 }
 
 fn sed(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
-    let a = parse(args, &Opts { short: "efl", long: &["--expression", "--file", "--line-length"] });
-    let in_place = a.options.iter().any(|(n, _, _)| n == "-i" || n.starts_with("--in-place"));
+    let a = parse(
+        args,
+        &Opts {
+            short: "efl",
+            long: &["--expression", "--file", "--line-length"],
+        },
+    );
+    let in_place = a
+        .options
+        .iter()
+        .any(|(n, _, _)| n == "-i" || n.starts_with("--in-place"));
     let script_given = a.has(&["-e", "--expression", "-f", "--file"]);
-    let files: Vec<&Word> = a.operands.iter().skip(if script_given { 0 } else { 1 }).copied().collect();
-    op.effect = if in_place { Effect::Write } else { Effect::Read };
+    let files: Vec<&Word> = a
+        .operands
+        .iter()
+        .skip(if script_given { 0 } else { 1 })
+        .copied()
+        .collect();
+    op.effect = if in_place {
+        Effect::Write
+    } else {
+        Effect::Read
+    };
     for f in a.values(&["-f", "--file"]) {
         add_target(op, env, inv, &f, Role::Read);
     }
     for w in files {
-        add_target(op, env, inv, w, if in_place { Role::Write } else { Role::Read });
+        add_target(
+            op,
+            env,
+            inv,
+            w,
+            if in_place { Role::Write } else { Role::Read },
+        );
     }
-    let scripts: Vec<String> = if script_given { a.values(&["-e", "--expression"]).iter().map(lit).collect() } else { a.operands.first().map(|w| vec![lit(w)]).unwrap_or_default() };
+    let scripts: Vec<String> = if script_given {
+        a.values(&["-e", "--expression"]).iter().map(lit).collect()
+    } else {
+        a.operands.first().map(|w| vec![lit(w)]).unwrap_or_default()
+    };
     if scripts.iter().any(|s| sed_runs_commands(s)) {
-        op.fact("interp.risky", "the sed script runs shell commands (e or w command)");
+        op.fact(
+            "interp.risky",
+            "the sed script runs shell commands (e or w command)",
+        );
     }
 }
 
 /// GNU sed's `e` command and `s///e` flag run shell commands; `w FILE` writes a file.
 fn sed_runs_commands(script: &str) -> bool {
     let trimmed = script.trim_start();
-    trimmed.starts_with("e ") || trimmed == "e" || script.contains("/e") && script.starts_with('s') && script.rsplit('/').next().is_some_and(|flags| flags.contains('e'))
+    trimmed.starts_with("e ")
+        || trimmed == "e"
+        || script.contains("/e")
+            && script.starts_with('s')
+            && script
+                .rsplit('/')
+                .next()
+                .is_some_and(|flags| flags.contains('e'))
 }
 
 fn awk(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
-    let a = parse(args, &Opts { short: "Fvf", long: &["--field-separator", "--assign", "--file"] });
+    let a = parse(
+        args,
+        &Opts {
+            short: "Fvf",
+            long: &["--field-separator", "--assign", "--file"],
+        },
+    );
     op.effect = Effect::Read;
     let program_given = a.has(&["-f", "--file"]);
     if !program_given && let Some(p) = a.operands.first() {
         let text = lit(p);
-        if text.contains("system") || text.contains("| getline") || text.contains("|getline") || text.contains("print >") || text.contains("printf >") || text.contains("print>") {
-            op.fact("interp.risky", "the awk program runs commands or writes files");
+        if text.contains("system")
+            || text.contains("| getline")
+            || text.contains("|getline")
+            || text.contains("print >")
+            || text.contains("printf >")
+            || text.contains("print>")
+        {
+            op.fact(
+                "interp.risky",
+                "the awk program runs commands or writes files",
+            );
         }
     }
     for w in a.operands.iter().skip(if program_given { 0 } else { 1 }) {
@@ -720,19 +1258,66 @@ fn tar(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
     let mut normalised: Vec<Word> = Vec::with_capacity(args.len() + 1);
     for (i, w) in args.iter().enumerate() {
         match w.as_literal() {
-            Some(t) if i == 0 && !t.starts_with('-') && t.chars().all(|c| c.is_ascii_alphabetic()) => normalised.push(Word::literal(&format!("-{t}"))),
+            Some(t)
+                if i == 0 && !t.starts_with('-') && t.chars().all(|c| c.is_ascii_alphabetic()) =>
+            {
+                normalised.push(Word::literal(&format!("-{t}")))
+            }
             _ => normalised.push(w.clone()),
         }
     }
-    let a = parse(&normalised, &Opts { short: "fCbHKLNTVgX", long: &["--file", "--directory", "--exclude", "--files-from", "--exclude-from", "--transform", "--owner", "--group", "--mode", "--use-compress-program", "--newer", "--after-date", "--label"] });
-    let create = a.has(&["-c", "-r", "-u", "-A", "--create", "--append", "--update", "--concatenate"]);
+    let a = parse(
+        &normalised,
+        &Opts {
+            short: "fCbHKLNTVgX",
+            long: &[
+                "--file",
+                "--directory",
+                "--exclude",
+                "--files-from",
+                "--exclude-from",
+                "--transform",
+                "--owner",
+                "--group",
+                "--mode",
+                "--use-compress-program",
+                "--newer",
+                "--after-date",
+                "--label",
+            ],
+        },
+    );
+    let create = a.has(&[
+        "-c",
+        "-r",
+        "-u",
+        "-A",
+        "--create",
+        "--append",
+        "--update",
+        "--concatenate",
+    ]);
     let extract = a.has(&["-x", "--extract", "--get"]);
-    op.effect = if create || extract { Effect::Write } else { Effect::Read };
-    if let Some(f) = a.value(&["-f", "--file"]) && lit(&f) != "-" {
-        add_target(op, env, inv, &f, if create { Role::Truncate } else { Role::Read });
+    op.effect = if create || extract {
+        Effect::Write
+    } else {
+        Effect::Read
+    };
+    if let Some(f) = a.value(&["-f", "--file"])
+        && lit(&f) != "-"
+    {
+        add_target(
+            op,
+            env,
+            inv,
+            &f,
+            if create { Role::Truncate } else { Role::Read },
+        );
     }
     if extract {
-        let dir = a.value(&["-C", "--directory"]).unwrap_or_else(|| Word::literal("."));
+        let dir = a
+            .value(&["-C", "--directory"])
+            .unwrap_or_else(|| Word::literal("."));
         add_target(op, env, inv, &dir, Role::Write);
     }
     if create {
@@ -748,8 +1333,12 @@ fn make_filesystem(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word
     op.effect = Effect::System;
     let name = op.program.clone();
     let operands: Vec<&Word> = args.iter().filter(|w| !lit(w).starts_with('-')).collect();
-    let on_device = operands.iter().any(|w| w.is_dynamic() || lit(w).starts_with("/dev/"));
-    let informational = args.iter().any(|w| matches!(lit(w).as_str(), "-V" | "--version" | "-h" | "--help"));
+    let on_device = operands
+        .iter()
+        .any(|w| w.is_dynamic() || lit(w).starts_with("/dev/"));
+    let informational = args
+        .iter()
+        .any(|w| matches!(lit(w).as_str(), "-V" | "--version" | "-h" | "--help"));
     if informational && !on_device {
         op.effect = Effect::Read;
         return;
@@ -758,9 +1347,12 @@ fn make_filesystem(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word
         // Without -a/-o wipefs only lists signatures; -n/--no-act never writes.
         let erases = args.iter().any(|w| {
             let t = lit(w);
-            matches!(t.as_str(), "-a" | "--all" | "-o" | "--offset") || (t.starts_with('-') && !t.starts_with("--") && t.contains(['a', 'o']))
+            matches!(t.as_str(), "-a" | "--all" | "-o" | "--offset")
+                || (t.starts_with('-') && !t.starts_with("--") && t.contains(['a', 'o']))
         });
-        let no_act = args.iter().any(|w| matches!(lit(w).as_str(), "-n" | "--no-act"));
+        let no_act = args
+            .iter()
+            .any(|w| matches!(lit(w).as_str(), "-n" | "--no-act"));
         if erases && !no_act {
             op.fact("disk.format", "wipefs erases file system signatures");
         } else {
@@ -769,7 +1361,10 @@ fn make_filesystem(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word
         return;
     }
     if on_device || operands.is_empty() {
-        op.fact("disk.format", format!("{name} destroys the file system on its target"));
+        op.fact(
+            "disk.format",
+            format!("{name} destroys the file system on its target"),
+        );
         return;
     }
     op.effect = Effect::Write;
@@ -780,15 +1375,39 @@ fn make_filesystem(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word
 
 fn hdparm(op: &mut Operation, args: &[Word]) {
     op.effect = Effect::System;
-    let flags: Vec<String> = args.iter().map(lit).filter(|t| t.starts_with('-')).collect();
+    let flags: Vec<String> = args
+        .iter()
+        .map(lit)
+        .filter(|t| t.starts_with('-'))
+        .collect();
     let destructive = flags.iter().any(|f| {
-        f.starts_with("--security-erase") || f.starts_with("--trim-sector") || f.starts_with("--write-sector") || f.starts_with("--make-bad-sector") || f.starts_with("--fwdownload") || f == "--security-set-pass"
+        f.starts_with("--security-erase")
+            || f.starts_with("--trim-sector")
+            || f.starts_with("--write-sector")
+            || f.starts_with("--make-bad-sector")
+            || f.starts_with("--fwdownload")
+            || f == "--security-set-pass"
     });
     if destructive {
         op.fact("disk.format", "hdparm erases or rewrites the drive");
         return;
     }
-    let reads = flags.iter().all(|f| matches!(f.as_str(), "-I" | "-i" | "-t" | "-T" | "-g" | "-C" | "-v" | "-H" | "-V" | "-h" | "--help" | "--direct"));
+    let reads = flags.iter().all(|f| {
+        matches!(
+            f.as_str(),
+            "-I" | "-i"
+                | "-t"
+                | "-T"
+                | "-g"
+                | "-C"
+                | "-v"
+                | "-H"
+                | "-V"
+                | "-h"
+                | "--help"
+                | "--direct"
+        )
+    });
     if reads {
         op.effect = Effect::Read;
     } else {
@@ -798,26 +1417,48 @@ fn hdparm(op: &mut Operation, args: &[Word]) {
 
 fn cryptsetup(op: &mut Operation, args: &[Word]) {
     op.effect = Effect::System;
-    let verbs: Vec<String> = args.iter().map(lit).filter(|t| !t.starts_with('-')).collect();
+    let verbs: Vec<String> = args
+        .iter()
+        .map(lit)
+        .filter(|t| !t.starts_with('-'))
+        .collect();
     let verb = verbs.first().cloned().unwrap_or_default();
     match verb.as_str() {
-        "luksFormat" | "erase" | "luksErase" | "luksKillSlot" | "reencrypt" | "tcryptFormat" => {
-            op.fact("disk.format", format!("cryptsetup {verb} destroys the data or keys on its device"))
+        "luksFormat" | "erase" | "luksErase" | "luksKillSlot" | "reencrypt" | "tcryptFormat" => op
+            .fact(
+                "disk.format",
+                format!("cryptsetup {verb} destroys the data or keys on its device"),
+            ),
+        "status" | "luksDump" | "isLuks" | "luksUUID" | "tcryptDump" | "benchmark" | "" => {
+            op.effect = Effect::Read
         }
-        "status" | "luksDump" | "isLuks" | "luksUUID" | "tcryptDump" | "benchmark" | "" => op.effect = Effect::Read,
-        _ => op.fact("system.mount", format!("cryptsetup {verb} changes encrypted volumes")),
+        _ => op.fact(
+            "system.mount",
+            format!("cryptsetup {verb} changes encrypted volumes"),
+        ),
     }
 }
 
 fn zpool(op: &mut Operation, args: &[Word]) {
     op.effect = Effect::System;
-    let verb = args.iter().map(lit).find(|t| !t.starts_with('-')).unwrap_or_default();
+    let verb = args
+        .iter()
+        .map(lit)
+        .find(|t| !t.starts_with('-'))
+        .unwrap_or_default();
     match verb.as_str() {
-        "create" | "destroy" | "labelclear" | "add" | "attach" | "replace" | "split" | "initialize" | "trim" => {
-            op.fact("disk.format", format!("zpool {verb} overwrites devices or destroys a pool"))
+        "create" | "destroy" | "labelclear" | "add" | "attach" | "replace" | "split"
+        | "initialize" | "trim" => op.fact(
+            "disk.format",
+            format!("zpool {verb} overwrites devices or destroys a pool"),
+        ),
+        "status" | "list" | "history" | "iostat" | "get" | "events" | "wait" | "" => {
+            op.effect = Effect::Read
         }
-        "status" | "list" | "history" | "iostat" | "get" | "events" | "wait" | "" => op.effect = Effect::Read,
-        _ => op.fact("system.mount", format!("zpool {verb} changes storage pools")),
+        _ => op.fact(
+            "system.mount",
+            format!("zpool {verb} changes storage pools"),
+        ),
     }
 }
 
@@ -825,10 +1466,33 @@ fn partitioner(op: &mut Operation, args: &[Word]) {
     op.effect = Effect::System;
     if op.program == "parted" {
         // parted's `-s` is --script (no questions asked), not a read-only flag.
-        const CHANGES: &[&str] = &["mklabel", "mktable", "mkpart", "mkpartfs", "rm", "resizepart", "resize", "rescue", "name", "set", "toggle", "disk_set", "disk_toggle", "mkfs", "move", "cp", "type"];
+        const CHANGES: &[&str] = &[
+            "mklabel",
+            "mktable",
+            "mkpart",
+            "mkpartfs",
+            "rm",
+            "resizepart",
+            "resize",
+            "rescue",
+            "name",
+            "set",
+            "toggle",
+            "disk_set",
+            "disk_toggle",
+            "mkfs",
+            "move",
+            "cp",
+            "type",
+        ];
         let words: Vec<String> = args.iter().map(lit).collect();
         let changes = words.iter().any(|w| CHANGES.contains(&w.as_str()));
-        let only_reads = words.iter().any(|w| matches!(w.as_str(), "print" | "-l" | "--list" | "--help" | "-h" | "-v" | "--version"));
+        let only_reads = words.iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "print" | "-l" | "--list" | "--help" | "-h" | "-v" | "--version"
+            )
+        });
         if changes || !only_reads {
             op.fact("disk.format", "parted rewrites partition tables");
         }
@@ -836,13 +1500,54 @@ fn partitioner(op: &mut Operation, args: &[Word]) {
     }
     let read = args.iter().any(|w| {
         let t = lit(w);
-        matches!(t.as_str(), "-l" | "--list" | "-s" | "--show" | "print" | "-p" | "--print" | "-d" | "--dump" | "--help" | "-h" | "-V" | "--version" | "-i" | "-I" | "status" | "list" | "-L" | "--list-types" | "-v" | "--verify")
+        matches!(
+            t.as_str(),
+            "-l" | "--list"
+                | "-s"
+                | "--show"
+                | "print"
+                | "-p"
+                | "--print"
+                | "-d"
+                | "--dump"
+                | "--help"
+                | "-h"
+                | "-V"
+                | "--version"
+                | "-i"
+                | "-I"
+                | "status"
+                | "list"
+                | "-L"
+                | "--list-types"
+                | "-v"
+                | "--verify"
+        )
     }) || args.is_empty();
     // sgdisk with only backup/print/verify options reads the disk.
     if op.program == "sgdisk" {
-        let only_reads = args.iter().map(lit).filter(|t| t.starts_with('-')).all(|t| {
-            matches!(t.as_str(), "-b" | "--backup" | "-p" | "--print" | "-v" | "--verify" | "-L" | "--list-types" | "-i" | "--info" | "-O" | "--print-mbr" | "-P" | "--pretend")
-        });
+        let only_reads = args
+            .iter()
+            .map(lit)
+            .filter(|t| t.starts_with('-'))
+            .all(|t| {
+                matches!(
+                    t.as_str(),
+                    "-b" | "--backup"
+                        | "-p"
+                        | "--print"
+                        | "-v"
+                        | "--verify"
+                        | "-L"
+                        | "--list-types"
+                        | "-i"
+                        | "--info"
+                        | "-O"
+                        | "--print-mbr"
+                        | "-P"
+                        | "--pretend"
+                )
+            });
         if only_reads {
             op.effect = Effect::Read;
             return;
@@ -850,7 +1555,12 @@ fn partitioner(op: &mut Operation, args: &[Word]) {
     }
     // partx changes the kernel's view of partitions only with -a/-d/-u.
     if op.program == "partx" {
-        let changes = args.iter().any(|w| matches!(lit(w).as_str(), "-a" | "--add" | "-d" | "--delete" | "-u" | "--update"));
+        let changes = args.iter().any(|w| {
+            matches!(
+                lit(w).as_str(),
+                "-a" | "--add" | "-d" | "--delete" | "-u" | "--update"
+            )
+        });
         if changes {
             op.fact("system.mount", "partx changes the kernel's partition table");
         } else {
@@ -859,31 +1569,65 @@ fn partitioner(op: &mut Operation, args: &[Word]) {
         return;
     }
     if !read {
-        op.fact("disk.format", format!("{} rewrites partitions or disks", op.program));
+        op.fact(
+            "disk.format",
+            format!("{} rewrites partitions or disks", op.program),
+        );
     }
 }
 
 fn systemctl(op: &mut Operation, args: &[Word]) {
-    let a = parse(args, &Opts { short: "tpHMnos", long: &["--type", "--property", "--host", "--machine", "--lines", "--output", "--signal", "--state", "--root", "--kill-whom"] });
+    let a = parse(
+        args,
+        &Opts {
+            short: "tpHMnos",
+            long: &[
+                "--type",
+                "--property",
+                "--host",
+                "--machine",
+                "--lines",
+                "--output",
+                "--signal",
+                "--state",
+                "--root",
+                "--kill-whom",
+            ],
+        },
+    );
     let verb = a.operands.first().map(|w| lit(w)).unwrap_or_default();
     match verb.as_str() {
         "poweroff" | "reboot" | "halt" | "kexec" | "soft-reboot" => {
             op.effect = Effect::System;
-            if a.value(&["--when"]).is_some_and(|w| lit(&w) == "cancel") || args.iter().any(|w| lit(w) == "--when=cancel") {
-                op.fact("system.service", format!("systemctl {verb} --when cancel cancels a scheduled shutdown"));
+            if a.value(&["--when"]).is_some_and(|w| lit(&w) == "cancel")
+                || args.iter().any(|w| lit(w) == "--when=cancel")
+            {
+                op.fact(
+                    "system.service",
+                    format!("systemctl {verb} --when cancel cancels a scheduled shutdown"),
+                );
             } else {
                 op.fact("power.off", format!("systemctl {verb} stops the machine"));
             }
         }
-        "" | "status" | "show" | "cat" | "list-units" | "list-unit-files" | "list-timers" | "list-sockets" | "list-dependencies" | "list-jobs" | "list-machines" | "is-active" | "is-enabled" | "is-failed" | "is-system-running" | "get-default" | "help" | "show-environment" | "--version" | "--help" => {
+        "" | "status" | "show" | "cat" | "list-units" | "list-unit-files" | "list-timers"
+        | "list-sockets" | "list-dependencies" | "list-jobs" | "list-machines" | "is-active"
+        | "is-enabled" | "is-failed" | "is-system-running" | "get-default" | "help"
+        | "show-environment" | "--version" | "--help" => {
             op.effect = Effect::Read;
         }
         _ => {
             op.effect = Effect::System;
             if a.has(&["--user"]) {
-                op.fact("system.service", format!("systemctl --user {verb} changes user services"));
+                op.fact(
+                    "system.service",
+                    format!("systemctl --user {verb} changes user services"),
+                );
             } else {
-                op.fact("system.service", format!("systemctl {verb} changes system services"));
+                op.fact(
+                    "system.service",
+                    format!("systemctl {verb} changes system services"),
+                );
             }
         }
     }
@@ -892,7 +1636,48 @@ fn systemctl(op: &mut Operation, args: &[Word]) {
 fn firewall(op: &mut Operation, name: &str, args: &[Word]) {
     let texts: Vec<String> = args.iter().map(lit).collect();
     let read = texts.is_empty()
-        || texts.iter().all(|t| matches!(t.as_str(), "-L" | "--list" | "-S" | "--list-rules" | "-n" | "-v" | "--numeric" | "--verbose" | "--line-numbers" | "-t" | "filter" | "nat" | "mangle" | "raw" | "status" | "verbose" | "numbered" | "list" | "ruleset" | "show" | "--state" | "--list-all" | "--get-zones" | "--get-active-zones" | "--list-services" | "--list-ports" | "--help" | "-h" | "--version" | "-x" | "--exact" | "INPUT" | "OUTPUT" | "FORWARD" | "app" | "info" | "-a" | "--get-default-zone"));
+        || texts.iter().all(|t| {
+            matches!(
+                t.as_str(),
+                "-L" | "--list"
+                    | "-S"
+                    | "--list-rules"
+                    | "-n"
+                    | "-v"
+                    | "--numeric"
+                    | "--verbose"
+                    | "--line-numbers"
+                    | "-t"
+                    | "filter"
+                    | "nat"
+                    | "mangle"
+                    | "raw"
+                    | "status"
+                    | "verbose"
+                    | "numbered"
+                    | "list"
+                    | "ruleset"
+                    | "show"
+                    | "--state"
+                    | "--list-all"
+                    | "--get-zones"
+                    | "--get-active-zones"
+                    | "--list-services"
+                    | "--list-ports"
+                    | "--help"
+                    | "-h"
+                    | "--version"
+                    | "-x"
+                    | "--exact"
+                    | "INPUT"
+                    | "OUTPUT"
+                    | "FORWARD"
+                    | "app"
+                    | "info"
+                    | "-a"
+                    | "--get-default-zone"
+            )
+        });
     if !read {
         op.effect = Effect::System;
         op.fact("system.firewall", format!("{name} changes the firewall"));
@@ -901,11 +1686,43 @@ fn firewall(op: &mut Operation, name: &str, args: &[Word]) {
 
 fn network_config(op: &mut Operation, name: &str, args: &[Word]) {
     let texts: Vec<String> = args.iter().map(lit).collect();
-    let mutating = texts.iter().any(|t| matches!(t.as_str(), "add" | "del" | "delete" | "set" | "flush" | "change" | "replace" | "up" | "down" | "append" | "modify" | "connect" | "disconnect" | "addbr" | "delbr" | "addif" | "delif" | "netmask" | "mtu" | "hw" | "promisc" | "-promisc" | "on" | "off" | "reload"));
+    let mutating = texts.iter().any(|t| {
+        matches!(
+            t.as_str(),
+            "add"
+                | "del"
+                | "delete"
+                | "set"
+                | "flush"
+                | "change"
+                | "replace"
+                | "up"
+                | "down"
+                | "append"
+                | "modify"
+                | "connect"
+                | "disconnect"
+                | "addbr"
+                | "delbr"
+                | "addif"
+                | "delif"
+                | "netmask"
+                | "mtu"
+                | "hw"
+                | "promisc"
+                | "-promisc"
+                | "on"
+                | "off"
+                | "reload"
+        )
+    });
     let ifconfig_set = name == "ifconfig" && texts.len() >= 2;
     if mutating || ifconfig_set {
         op.effect = Effect::System;
-        op.fact("system.network", format!("{name} changes network interfaces or routes"));
+        op.fact(
+            "system.network",
+            format!("{name} changes network interfaces or routes"),
+        );
     }
 }
 
@@ -953,10 +1770,18 @@ fn kill(op: &mut Operation, name: &str, args: &[Word]) {
             op.effect = Effect::Read;
             return;
         }
-        op.fact("system.signal", format!("kill sends a signal to {}", targets.join(" ")));
+        op.fact(
+            "system.signal",
+            format!("kill sends a signal to {}", targets.join(" ")),
+        );
         return;
     }
-    if args.iter().any(|w| matches!(lit(w).as_str(), "-l" | "--list" | "-V" | "--version" | "--help")) {
+    if args.iter().any(|w| {
+        matches!(
+            lit(w).as_str(),
+            "-l" | "--list" | "-V" | "--version" | "--help"
+        )
+    }) {
         op.effect = Effect::Read;
         return;
     }
@@ -964,19 +1789,94 @@ fn kill(op: &mut Operation, name: &str, args: &[Word]) {
 }
 
 fn system_packages(op: &mut Operation, name: &str, args: &[Word]) {
-    let a = parse(args, &Opts { short: "ocC", long: &["--option", "--config-file", "--root", "--installroot", "--repo", "--enablerepo", "--disablerepo"] });
+    let a = parse(
+        args,
+        &Opts {
+            short: "ocC",
+            long: &[
+                "--option",
+                "--config-file",
+                "--root",
+                "--installroot",
+                "--repo",
+                "--enablerepo",
+                "--disablerepo",
+            ],
+        },
+    );
     let verb = a.operands.first().map(|w| lit(w)).unwrap_or_default();
-    let pacman_mut = matches!(name, "pacman" | "yay" | "paru") && a.options.iter().any(|(n, _, _)| matches!(n.as_str(), "-S" | "-R" | "-U" | "-y" | "-u" | "--sync" | "--remove" | "--upgrade")) && !a.options.iter().any(|(n, _, _)| matches!(n.as_str(), "-Q" | "-s" | "-i" | "-l" | "--query" | "--search" | "--info"));
+    let pacman_mut = matches!(name, "pacman" | "yay" | "paru")
+        && a.options.iter().any(|(n, _, _)| {
+            matches!(
+                n.as_str(),
+                "-S" | "-R" | "-U" | "-y" | "-u" | "--sync" | "--remove" | "--upgrade"
+            )
+        })
+        && !a.options.iter().any(|(n, _, _)| {
+            matches!(
+                n.as_str(),
+                "-Q" | "-s" | "-i" | "-l" | "--query" | "--search" | "--info"
+            )
+        });
     let mutating_verbs = [
-        "install", "reinstall", "remove", "purge", "autoremove", "upgrade", "full-upgrade", "dist-upgrade", "update", "add", "del", "uninstall", "erase", "downgrade", "refresh", "dup", "in", "rm", "up", "sync", "tap", "untap", "link", "unlink", "cleanup", "clean", "build-dep", "source", "localinstall", "groupinstall", "swap", "distro-sync", "-i", "--install", "-e", "--uninstall", "-iA", "fix", "switch", "pin",
+        "install",
+        "reinstall",
+        "remove",
+        "purge",
+        "autoremove",
+        "upgrade",
+        "full-upgrade",
+        "dist-upgrade",
+        "update",
+        "add",
+        "del",
+        "uninstall",
+        "erase",
+        "downgrade",
+        "refresh",
+        "dup",
+        "in",
+        "rm",
+        "up",
+        "sync",
+        "tap",
+        "untap",
+        "link",
+        "unlink",
+        "cleanup",
+        "clean",
+        "build-dep",
+        "source",
+        "localinstall",
+        "groupinstall",
+        "swap",
+        "distro-sync",
+        "-i",
+        "--install",
+        "-e",
+        "--uninstall",
+        "-iA",
+        "fix",
+        "switch",
+        "pin",
     ];
-    let mutating = pacman_mut || mutating_verbs.contains(&verb.as_str()) || (name == "nix-env" && a.has(&["-i", "-e", "-u", "--install", "--uninstall", "--upgrade"]));
+    let mutating = pacman_mut
+        || mutating_verbs.contains(&verb.as_str())
+        || (name == "nix-env"
+            && a.has(&["-i", "-e", "-u", "--install", "--uninstall", "--upgrade"]));
     if mutating {
         op.effect = Effect::System;
         op.subcommand = Some(verb.clone());
         // Installing also downloads, but the system change is what the approval is about.
-        op.fact("system.packages", format!("{name} {verb} changes installed system packages"));
-    } else if matches!(verb.as_str(), "search" | "info" | "show" | "download" | "fetch" | "outdated" | "policy" | "madison") && !matches!(name, "brew") {
+        op.fact(
+            "system.packages",
+            format!("{name} {verb} changes installed system packages"),
+        );
+    } else if matches!(
+        verb.as_str(),
+        "search" | "info" | "show" | "download" | "fetch" | "outdated" | "policy" | "madison"
+    ) && !matches!(name, "brew")
+    {
         op.effect = Effect::Read;
     } else {
         op.effect = Effect::Read;
@@ -984,13 +1884,47 @@ fn system_packages(op: &mut Operation, name: &str, args: &[Word]) {
 }
 
 fn language_tool(inv: &Invocation, env: &Env, op: &mut Operation, name: &str, args: &[Word]) {
-    let a = parse(args, &Opts { short: "CpZ", long: &["--manifest-path", "--prefix", "--target", "--registry", "--index", "--index-url", "--config", "--cwd", "--dir", "--workspace", "--filter", "--package", "--features", "--bin", "--example", "--test", "--bench", "--jobs", "--python", "--project", "--directory", "--repo"] });
+    let a = parse(
+        args,
+        &Opts {
+            short: "CpZ",
+            long: &[
+                "--manifest-path",
+                "--prefix",
+                "--target",
+                "--registry",
+                "--index",
+                "--index-url",
+                "--config",
+                "--cwd",
+                "--dir",
+                "--workspace",
+                "--filter",
+                "--package",
+                "--features",
+                "--bin",
+                "--example",
+                "--test",
+                "--bench",
+                "--jobs",
+                "--python",
+                "--project",
+                "--directory",
+                "--repo",
+            ],
+        },
+    );
     let verb = a.operands.first().map(|w| lit(w)).unwrap_or_default();
     let second = a.operands.get(1).map(|w| lit(w)).unwrap_or_default();
     op.effect = Effect::Exec;
     op.subcommand = (!verb.is_empty()).then(|| verb.clone());
     let publish = match name {
-        "npm" | "pnpm" | "yarn" | "bun" => matches!(verb.as_str(), "publish" | "unpublish" | "deprecate") || verb == "npm" && second == "publish" || (verb == "dist-tag" && second == "add") || (verb == "owner" && second == "add"),
+        "npm" | "pnpm" | "yarn" | "bun" => {
+            matches!(verb.as_str(), "publish" | "unpublish" | "deprecate")
+                || verb == "npm" && second == "publish"
+                || (verb == "dist-tag" && second == "add")
+                || (verb == "owner" && second == "add")
+        }
         "cargo" => matches!(verb.as_str(), "publish" | "yank" | "owner"),
         "twine" => verb == "upload",
         "gem" => matches!(verb.as_str(), "push" | "yank" | "owner"),
@@ -999,7 +1933,10 @@ fn language_tool(inv: &Invocation, env: &Env, op: &mut Operation, name: &str, ar
         "vsce" | "ovsx" => verb == "publish",
         "dotnet" => verb == "nuget" && second == "push",
         "nuget" => verb == "push",
-        "mvn" => a.operands.iter().any(|w| lit(w) == "deploy" || lit(w).ends_with(":deploy")),
+        "mvn" => a
+            .operands
+            .iter()
+            .any(|w| lit(w) == "deploy" || lit(w).ends_with(":deploy")),
         "gradle" | "gradlew" => a.operands.iter().any(|w| lit(w).starts_with("publish")),
         "dart" | "flutter" | "pub" => verb == "pub" && second == "publish" || verb == "publish",
         "mix" | "hex" => verb == "hex.publish",
@@ -1014,35 +1951,141 @@ fn language_tool(inv: &Invocation, env: &Env, op: &mut Operation, name: &str, ar
         return;
     }
     let network = match name {
-        "npm" => matches!(verb.as_str(), "install" | "i" | "ci" | "add" | "update" | "up" | "upgrade" | "outdated" | "view" | "info" | "show" | "search" | "login" | "adduser" | "audit" | "exec" | "x" | "create" | "init" if !(verb == "init" && a.operands.len() == 1)) || verb == "install-test" || verb == "it",
-        "pnpm" | "bun" => matches!(verb.as_str(), "install" | "i" | "add" | "update" | "up" | "dlx" | "create" | "outdated" | "audit" | "x"),
-        "yarn" => verb.is_empty() || matches!(verb.as_str(), "install" | "add" | "upgrade" | "up" | "dlx" | "create" | "outdated" | "audit" | "global"),
-        "cargo" => matches!(verb.as_str(), "install" | "add" | "update" | "fetch" | "search" | "login" | "generate-lockfile" | "vendor" | "binstall"),
-        "pip" | "pip3" => matches!(verb.as_str(), "install" | "download" | "search" | "index") && !a.has(&["--no-index"]),
-        "pipx" => matches!(verb.as_str(), "install" | "run" | "upgrade" | "upgrade-all" | "inject" | "reinstall"),
-        "uv" => matches!(verb.as_str(), "add" | "sync" | "lock" | "tool" | "python" | "run" if verb != "run") || verb == "pip" && matches!(second.as_str(), "install" | "download" | "compile" | "sync"),
-        "poetry" => matches!(verb.as_str(), "add" | "install" | "update" | "lock" | "search" | "self"),
-        "gem" => matches!(verb.as_str(), "install" | "update" | "fetch" | "search" | "sources"),
-        "go" => matches!(verb.as_str(), "get" | "install") || verb == "mod" && matches!(second.as_str(), "download" | "tidy"),
-        "composer" => matches!(verb.as_str(), "install" | "require" | "update" | "create-project" | "global" | "self-update"),
+        "npm" => {
+            matches!(verb.as_str(), "install" | "i" | "ci" | "add" | "update" | "up" | "upgrade" | "outdated" | "view" | "info" | "show" | "search" | "login" | "adduser" | "audit" | "exec" | "x" | "create" | "init" if !(verb == "init" && a.operands.len() == 1))
+                || verb == "install-test"
+                || verb == "it"
+        }
+        "pnpm" | "bun" => matches!(
+            verb.as_str(),
+            "install"
+                | "i"
+                | "add"
+                | "update"
+                | "up"
+                | "dlx"
+                | "create"
+                | "outdated"
+                | "audit"
+                | "x"
+        ),
+        "yarn" => {
+            verb.is_empty()
+                || matches!(
+                    verb.as_str(),
+                    "install"
+                        | "add"
+                        | "upgrade"
+                        | "up"
+                        | "dlx"
+                        | "create"
+                        | "outdated"
+                        | "audit"
+                        | "global"
+                )
+        }
+        "cargo" => matches!(
+            verb.as_str(),
+            "install"
+                | "add"
+                | "update"
+                | "fetch"
+                | "search"
+                | "login"
+                | "generate-lockfile"
+                | "vendor"
+                | "binstall"
+        ),
+        "pip" | "pip3" => {
+            matches!(verb.as_str(), "install" | "download" | "search" | "index")
+                && !a.has(&["--no-index"])
+        }
+        "pipx" => matches!(
+            verb.as_str(),
+            "install" | "run" | "upgrade" | "upgrade-all" | "inject" | "reinstall"
+        ),
+        "uv" => {
+            matches!(verb.as_str(), "add" | "sync" | "lock" | "tool" | "python" | "run" if verb != "run")
+                || verb == "pip"
+                    && matches!(second.as_str(), "install" | "download" | "compile" | "sync")
+        }
+        "poetry" => matches!(
+            verb.as_str(),
+            "add" | "install" | "update" | "lock" | "search" | "self"
+        ),
+        "gem" => matches!(
+            verb.as_str(),
+            "install" | "update" | "fetch" | "search" | "sources"
+        ),
+        "go" => {
+            matches!(verb.as_str(), "get" | "install")
+                || verb == "mod" && matches!(second.as_str(), "download" | "tidy")
+        }
+        "composer" => matches!(
+            verb.as_str(),
+            "install" | "require" | "update" | "create-project" | "global" | "self-update"
+        ),
         "bundle" => matches!(verb.as_str(), "install" | "update" | "add") || verb.is_empty(),
-        "conda" | "mamba" | "micromamba" => matches!(verb.as_str(), "install" | "update" | "create" | "upgrade" | "search"),
-        "dotnet" => matches!(verb.as_str(), "add" | "restore" | "tool" | "new") && !(verb == "new" && a.operands.len() == 1),
-        "deno" => matches!(verb.as_str(), "install" | "add" | "upgrade") || a.operands.iter().any(|w| lit(w).starts_with("http")),
-        "helm" => matches!(verb.as_str(), "install" | "upgrade" | "uninstall" | "rollback" | "pull" | "repo" | "dependency" | "search"),
-        "opam" | "cabal" | "stack" | "luarocks" | "cpan" | "cpanm" | "nimble" | "raco" => matches!(verb.as_str(), "install" | "update" | "upgrade" | "init" | "get" | "fetch") || name == "cpanm",
-        "mvn" | "gradle" | "gradlew" | "swift" | "dart" | "flutter" | "pub" | "mix" | "hex" | "julia" | "R" | "nuget" | "rye" | "hatch" | "flit" | "twine" | "vsce" | "ovsx" => matches!(verb.as_str(), "install" | "restore" | "pub" | "deps.get" | "add" | "sync" | "upgrade" | "get") && !(name == "mvn" && verb == "install"),
+        "conda" | "mamba" | "micromamba" => matches!(
+            verb.as_str(),
+            "install" | "update" | "create" | "upgrade" | "search"
+        ),
+        "dotnet" => {
+            matches!(verb.as_str(), "add" | "restore" | "tool" | "new")
+                && !(verb == "new" && a.operands.len() == 1)
+        }
+        "deno" => {
+            matches!(verb.as_str(), "install" | "add" | "upgrade")
+                || a.operands.iter().any(|w| lit(w).starts_with("http"))
+        }
+        "helm" => matches!(
+            verb.as_str(),
+            "install"
+                | "upgrade"
+                | "uninstall"
+                | "rollback"
+                | "pull"
+                | "repo"
+                | "dependency"
+                | "search"
+        ),
+        "opam" | "cabal" | "stack" | "luarocks" | "cpan" | "cpanm" | "nimble" | "raco" => {
+            matches!(
+                verb.as_str(),
+                "install" | "update" | "upgrade" | "init" | "get" | "fetch"
+            ) || name == "cpanm"
+        }
+        "mvn" | "gradle" | "gradlew" | "swift" | "dart" | "flutter" | "pub" | "mix" | "hex"
+        | "julia" | "R" | "nuget" | "rye" | "hatch" | "flit" | "twine" | "vsce" | "ovsx" => {
+            matches!(
+                verb.as_str(),
+                "install" | "restore" | "pub" | "deps.get" | "add" | "sync" | "upgrade" | "get"
+            ) && !(name == "mvn" && verb == "install")
+        }
         _ => false,
     };
     if network {
         op.effect = Effect::Network;
-        op.fact("net.use", format!("{name} {verb} downloads packages from the network"));
+        op.fact(
+            "net.use",
+            format!("{name} {verb} downloads packages from the network"),
+        );
     }
     if matches!(name, "npm" | "pnpm" | "yarn" | "bun") && a.has(&["-g", "--global"]) && network {
-        op.fact("write.outside", format!("{name} {verb} --global installs outside the workspace"));
+        op.fact(
+            "write.outside",
+            format!("{name} {verb} --global installs outside the workspace"),
+        );
     }
-    if matches!(name, "pip" | "pip3") && verb == "uninstall" || matches!(name, "npm" | "pnpm" | "yarn") && matches!(verb.as_str(), "uninstall" | "remove" | "rm" | "un") && a.has(&["-g", "--global"]) {
-        op.fact("system.packages", format!("{name} {verb} removes installed packages"));
+    if matches!(name, "pip" | "pip3") && verb == "uninstall"
+        || matches!(name, "npm" | "pnpm" | "yarn")
+            && matches!(verb.as_str(), "uninstall" | "remove" | "rm" | "un")
+            && a.has(&["-g", "--global"])
+    {
+        op.fact(
+            "system.packages",
+            format!("{name} {verb} removes installed packages"),
+        );
     }
     for w in a.values(&["--manifest-path"]) {
         add_target(op, env, inv, &w, Role::Read);
@@ -1050,20 +2093,88 @@ fn language_tool(inv: &Invocation, env: &Env, op: &mut Operation, name: &str, ar
 }
 
 fn container(op: &mut Operation, name: &str, args: &[Word]) {
-    let a = parse(args, &Opts { short: "HcfnlL", long: &["--host", "--context", "--config", "--namespace", "--kubeconfig", "--log-level", "--file", "--project-name", "--env-file", "--profile", "--cluster", "--user", "--server", "--token"] });
+    let a = parse(
+        args,
+        &Opts {
+            short: "HcfnlL",
+            long: &[
+                "--host",
+                "--context",
+                "--config",
+                "--namespace",
+                "--kubeconfig",
+                "--log-level",
+                "--file",
+                "--project-name",
+                "--env-file",
+                "--profile",
+                "--cluster",
+                "--user",
+                "--server",
+                "--token",
+            ],
+        },
+    );
     let mut verbs = a.operands.iter().map(|w| lit(w));
     let mut verb = verbs.next().unwrap_or_default();
-    if verb == "compose" || verb == "container" || verb == "image" || verb == "system" || verb == "volume" || verb == "network" || verb == "buildx" {
+    if verb == "compose"
+        || verb == "container"
+        || verb == "image"
+        || verb == "system"
+        || verb == "volume"
+        || verb == "network"
+        || verb == "buildx"
+    {
         let second = verbs.next().unwrap_or_default();
         verb = format!("{verb} {second}");
     }
     op.subcommand = Some(verb.clone());
     let read_verbs = [
-        "", "ps", "images", "image ls", "inspect", "logs", "version", "info", "help", "get", "describe", "explain", "top", "events", "stats", "diff", "history", "container ls", "compose ps", "compose logs", "compose config", "volume ls", "network ls", "system df", "api-resources", "api-versions", "cluster-info", "config", "auth", "--version", "--help", "search", "port", "compose ls", "completion",
+        "",
+        "ps",
+        "images",
+        "image ls",
+        "inspect",
+        "logs",
+        "version",
+        "info",
+        "help",
+        "get",
+        "describe",
+        "explain",
+        "top",
+        "events",
+        "stats",
+        "diff",
+        "history",
+        "container ls",
+        "compose ps",
+        "compose logs",
+        "compose config",
+        "volume ls",
+        "network ls",
+        "system df",
+        "api-resources",
+        "api-versions",
+        "cluster-info",
+        "config",
+        "auth",
+        "--version",
+        "--help",
+        "search",
+        "port",
+        "compose ls",
+        "completion",
     ];
     if read_verbs.contains(&verb.as_str()) {
         op.effect = Effect::Read;
-        if matches!(name, "kubectl" | "oc") && !verb.is_empty() && !matches!(verb.as_str(), "version" | "help" | "explain" | "config" | "completion") {
+        if matches!(name, "kubectl" | "oc")
+            && !verb.is_empty()
+            && !matches!(
+                verb.as_str(),
+                "version" | "help" | "explain" | "config" | "completion"
+            )
+        {
             op.effect = Effect::Network;
             op.fact("net.remote", format!("{name} {verb} talks to a cluster"));
         }
@@ -1080,27 +2191,117 @@ fn container(op: &mut Operation, name: &str, args: &[Word]) {
         return;
     }
     op.effect = Effect::System;
-    op.fact("system.container", format!("{name} {verb} changes containers or images on this machine"));
-    if matches!(verb.as_str(), "pull" | "login" | "build" | "run" | "compose up" | "compose pull" | "buildx build") {
+    op.fact(
+        "system.container",
+        format!("{name} {verb} changes containers or images on this machine"),
+    );
+    if matches!(
+        verb.as_str(),
+        "pull" | "login" | "build" | "run" | "compose up" | "compose pull" | "buildx build"
+    ) {
         op.fact("net.use", format!("{name} {verb} may download images"));
     }
 }
 
 fn download(inv: &Invocation, env: &Env, op: &mut Operation, name: &str, args: &[Word]) {
     let opts = match name {
-        "curl" => Opts { short: "oTdFHuAeEKrXwmxbcCDQYyzPU", long: &["--output", "--upload-file", "--data", "--data-binary", "--data-raw", "--data-urlencode", "--form", "--header", "--user", "--user-agent", "--referer", "--cert", "--key", "--config", "--range", "--request", "--write-out", "--max-time", "--proxy", "--cookie", "--cookie-jar", "--dump-header", "--cacert", "--capath", "--connect-timeout", "--retry", "--output-dir", "--json", "--url", "--resolve", "--interface", "--limit-rate"] },
-        "wget" => Opts { short: "OoaPUtTeiBQwlADRIXYkNd", long: &["--output-document", "--output-file", "--append-output", "--directory-prefix", "--user-agent", "--tries", "--timeout", "--post-data", "--post-file", "--body-file", "--header", "--user", "--password", "--input-file", "--load-cookies", "--save-cookies", "--execute", "--level", "--accept", "--reject", "--domains", "--exclude-domains", "--include-directories", "--exclude-directories", "--wait", "--limit-rate", "--quota", "--ca-certificate", "--certificate", "--private-key"] },
+        "curl" => Opts {
+            short: "oTdFHuAeEKrXwmxbcCDQYyzPU",
+            long: &[
+                "--output",
+                "--upload-file",
+                "--data",
+                "--data-binary",
+                "--data-raw",
+                "--data-urlencode",
+                "--form",
+                "--header",
+                "--user",
+                "--user-agent",
+                "--referer",
+                "--cert",
+                "--key",
+                "--config",
+                "--range",
+                "--request",
+                "--write-out",
+                "--max-time",
+                "--proxy",
+                "--cookie",
+                "--cookie-jar",
+                "--dump-header",
+                "--cacert",
+                "--capath",
+                "--connect-timeout",
+                "--retry",
+                "--output-dir",
+                "--json",
+                "--url",
+                "--resolve",
+                "--interface",
+                "--limit-rate",
+            ],
+        },
+        "wget" => Opts {
+            short: "OoaPUtTeiBQwlADRIXYkNd",
+            long: &[
+                "--output-document",
+                "--output-file",
+                "--append-output",
+                "--directory-prefix",
+                "--user-agent",
+                "--tries",
+                "--timeout",
+                "--post-data",
+                "--post-file",
+                "--body-file",
+                "--header",
+                "--user",
+                "--password",
+                "--input-file",
+                "--load-cookies",
+                "--save-cookies",
+                "--execute",
+                "--level",
+                "--accept",
+                "--reject",
+                "--domains",
+                "--exclude-domains",
+                "--include-directories",
+                "--exclude-directories",
+                "--wait",
+                "--limit-rate",
+                "--quota",
+                "--ca-certificate",
+                "--certificate",
+                "--private-key",
+            ],
+        },
         _ => NONE,
     };
     let a = parse(args, &opts);
     op.effect = Effect::Network;
     let url = a.operands.iter().map(|w| lit(w)).next().unwrap_or_default();
     op.remote = (!url.is_empty()).then(|| url.clone());
-    let version_only = args.iter().all(|w| matches!(lit(w).as_str(), "--version" | "-V" | "--help" | "-h"));
+    let version_only = args
+        .iter()
+        .all(|w| matches!(lit(w).as_str(), "--version" | "-V" | "--help" | "-h"));
     if !version_only {
         op.fact("net.use", format!("{name} fetches {url}"));
     }
-    for w in a.values(&["-o", "--output", "-O", "--output-document", "-D", "--dump-header", "-c", "--cookie-jar", "--save-cookies", "-a", "--append-output"]) {
+    for w in a.values(&[
+        "-o",
+        "--output",
+        "-O",
+        "--output-document",
+        "-D",
+        "--dump-header",
+        "-c",
+        "--cookie-jar",
+        "--save-cookies",
+        "-a",
+        "--append-output",
+    ]) {
         if lit(&w) != "-" && !(name == "wget" && lit(&w) == "-") {
             add_target(op, env, inv, &w, Role::Truncate);
         }
@@ -1108,10 +2309,27 @@ fn download(inv: &Invocation, env: &Env, op: &mut Operation, name: &str, args: &
     for w in a.values(&["-P", "--directory-prefix", "--output-dir"]) {
         add_target(op, env, inv, &w, Role::Write);
     }
-    for w in a.values(&["-T", "--upload-file", "--post-file", "--body-file", "-K", "--config", "-i", "--input-file"]) {
+    for w in a.values(&[
+        "-T",
+        "--upload-file",
+        "--post-file",
+        "--body-file",
+        "-K",
+        "--config",
+        "-i",
+        "--input-file",
+    ]) {
         add_target(op, env, inv, &w, Role::Read);
     }
-    for w in a.values(&["-d", "--data", "--data-binary", "--data-urlencode", "-F", "--form", "--json"]) {
+    for w in a.values(&[
+        "-d",
+        "--data",
+        "--data-binary",
+        "--data-urlencode",
+        "-F",
+        "--form",
+        "--json",
+    ]) {
         let t = lit(&w);
         if let Some(idx) = t.find('@') {
             let file = t[idx + 1..].split(';').next().unwrap_or("").to_string();
@@ -1124,13 +2342,43 @@ fn download(inv: &Invocation, env: &Env, op: &mut Operation, name: &str, args: &
 
 fn sql(inv: &Invocation, op: &mut Operation, name: &str, args: &[Word]) {
     op.effect = Effect::Exec;
-    if name == "dropdb" || name == "mysqladmin" && args.iter().any(|w| lit(w).eq_ignore_ascii_case("drop")) {
+    if name == "dropdb"
+        || name == "mysqladmin" && args.iter().any(|w| lit(w).eq_ignore_ascii_case("drop"))
+    {
         op.fact("sql.drop", format!("{name} drops a database"));
         return;
     }
     let mut texts: Vec<String> = Vec::new();
-    let a = parse(args, &Opts { short: "cefqQdhpUuPDsSx", long: &["--command", "--execute", "--query", "--file", "--dbname", "--host", "--port", "--username", "--user", "--password", "--database", "--eval"] });
-    for v in a.values(&["-c", "--command", "-e", "--execute", "--query", "-q", "-Q", "--eval"]) {
+    let a = parse(
+        args,
+        &Opts {
+            short: "cefqQdhpUuPDsSx",
+            long: &[
+                "--command",
+                "--execute",
+                "--query",
+                "--file",
+                "--dbname",
+                "--host",
+                "--port",
+                "--username",
+                "--user",
+                "--password",
+                "--database",
+                "--eval",
+            ],
+        },
+    );
+    for v in a.values(&[
+        "-c",
+        "--command",
+        "-e",
+        "--execute",
+        "--query",
+        "-q",
+        "-Q",
+        "--eval",
+    ]) {
         texts.push(lit(&v));
     }
     if matches!(name, "sqlite3" | "duckdb") {
@@ -1157,8 +2405,11 @@ fn sql_drop(text: &str) -> Option<String> {
         .map(|w| w.to_ascii_uppercase())
         .collect();
     words.windows(2).find_map(|w| {
-        (w[0] == "DROP" && matches!(w[1].as_str(), "DATABASE" | "TABLE" | "SCHEMA")).then(|| format!("DROP {}", w[1]))
-            .or_else(|| (w[0] == "TRUNCATE" && w[1] == "TABLE").then(|| "TRUNCATE TABLE".to_string()))
+        (w[0] == "DROP" && matches!(w[1].as_str(), "DATABASE" | "TABLE" | "SCHEMA"))
+            .then(|| format!("DROP {}", w[1]))
+            .or_else(|| {
+                (w[0] == "TRUNCATE" && w[1] == "TABLE").then(|| "TRUNCATE TABLE".to_string())
+            })
     })
 }
 
@@ -1186,19 +2437,32 @@ fn interpreter(inv: &Invocation, env: &Env, op: &mut Operation, name: &str, args
             if let Some(c) = args.get(i + 1) {
                 code.push(c.as_literal().unwrap_or_default());
                 if c.is_dynamic() {
-                    op.fact("interp.risky", format!("{name} runs code computed at run time"));
+                    op.fact(
+                        "interp.risky",
+                        format!("{name} runs code computed at run time"),
+                    );
                 }
             }
             break;
         }
-        if let Some(rest) = code_flags.iter().find_map(|f| t.strip_prefix(f).filter(|r| !r.is_empty() && f.len() == 2)) {
+        if let Some(rest) = code_flags
+            .iter()
+            .find_map(|f| t.strip_prefix(f).filter(|r| !r.is_empty() && f.len() == 2))
+        {
             code.push(rest.to_string());
             break;
         }
         if t == "-m" {
             module = true;
             let m = args.get(i + 1).map(lit).unwrap_or_default();
-            if m == "pip" && args.get(i + 2).map(lit).is_some_and(|v| matches!(v.as_str(), "install" | "download")) || m == "http.server" || m == "SimpleHTTPServer" {
+            if m == "pip"
+                && args
+                    .get(i + 2)
+                    .map(lit)
+                    .is_some_and(|v| matches!(v.as_str(), "install" | "download"))
+                || m == "http.server"
+                || m == "SimpleHTTPServer"
+            {
                 op.effect = Effect::Network;
                 op.fact("net.use", format!("{name} -m {m} uses the network"));
             }
@@ -1222,8 +2486,14 @@ fn interpreter(inv: &Invocation, env: &Env, op: &mut Operation, name: &str, args
     }
     if code.is_empty() {
         match &inv.input {
-            Input::From(Source::Download(p)) => op.fact("code.download_to_shell", format!("text downloaded by {p} runs in {name}")),
-            Input::From(Source::Unknown(p)) if !p.is_empty() => op.fact("code.unknown_origin", format!("output of `{p}` runs as {name} code")),
+            Input::From(Source::Download(p)) => op.fact(
+                "code.download_to_shell",
+                format!("text downloaded by {p} runs in {name}"),
+            ),
+            Input::From(Source::Unknown(p)) if !p.is_empty() => op.fact(
+                "code.unknown_origin",
+                format!("output of `{p}` runs as {name} code"),
+            ),
             Input::From(Source::Literal(t)) => code.push(t.clone()),
             _ => {}
         }
@@ -1238,11 +2508,83 @@ fn interpreter(inv: &Invocation, env: &Env, op: &mut Operation, name: &str, args
 /// Whether inline interpreter code deletes, runs programs, reaches the network or leaves the
 /// workspace. Word-level scan of code in another language: it errs towards asking.
 fn risky_code(code: &str) -> Option<&'static str> {
-    const DELETE: &[&str] = &["rmtree", "remove", "unlink", "rmdir", "rm_rf", "rm_r", "rmSync", "rmdirSync", "unlinkSync", "truncate", "delete", "removedirs", "shred"];
-    const EXEC: &[&str] = &["system", "subprocess", "popen", "Popen", "exec", "execSync", "spawn", "spawnSync", "execFile", "child_process", "os.system", "fork", "eval", "__import__", "pty", "ctypes", "IO.popen", "Open3", "Kernel", "shell_exec", "passthru", "proc_open"];
-    const NET: &[&str] = &["socket", "urllib", "urlopen", "requests", "http", "https", "fetch", "net", "httplib", "ftplib", "smtplib", "telnetlib", "LWP", "Net", "open-uri", "XMLHttpRequest", "axios", "curl", "wget", "paramiko"];
-    const WRITE: &[&str] = &["chmod", "chown", "rename", "move", "writeFileSync", "write_text", "write_bytes", "kill", "setuid", "symlink"];
-    let words: Vec<&str> = code.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).collect();
+    const DELETE: &[&str] = &[
+        "rmtree",
+        "remove",
+        "unlink",
+        "rmdir",
+        "rm_rf",
+        "rm_r",
+        "rmSync",
+        "rmdirSync",
+        "unlinkSync",
+        "truncate",
+        "delete",
+        "removedirs",
+        "shred",
+    ];
+    const EXEC: &[&str] = &[
+        "system",
+        "subprocess",
+        "popen",
+        "Popen",
+        "exec",
+        "execSync",
+        "spawn",
+        "spawnSync",
+        "execFile",
+        "child_process",
+        "os.system",
+        "fork",
+        "eval",
+        "__import__",
+        "pty",
+        "ctypes",
+        "IO.popen",
+        "Open3",
+        "Kernel",
+        "shell_exec",
+        "passthru",
+        "proc_open",
+    ];
+    const NET: &[&str] = &[
+        "socket",
+        "urllib",
+        "urlopen",
+        "requests",
+        "http",
+        "https",
+        "fetch",
+        "net",
+        "httplib",
+        "ftplib",
+        "smtplib",
+        "telnetlib",
+        "LWP",
+        "Net",
+        "open-uri",
+        "XMLHttpRequest",
+        "axios",
+        "curl",
+        "wget",
+        "paramiko",
+    ];
+    const WRITE: &[&str] = &[
+        "chmod",
+        "chown",
+        "rename",
+        "move",
+        "writeFileSync",
+        "write_text",
+        "write_bytes",
+        "kill",
+        "setuid",
+        "symlink",
+    ];
+    let words: Vec<&str> = code
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .collect();
     let any = |list: &[&str]| words.iter().any(|w| list.contains(w));
     if any(DELETE) {
         return Some("deletes files");
@@ -1257,7 +2599,12 @@ fn risky_code(code: &str) -> Option<&'static str> {
         return Some("changes files or processes");
     }
     // Writing through open(…, 'w') or to an absolute path outside.
-    if (code.contains("'w'") || code.contains("\"w\"") || code.contains("'a'") || code.contains("\"a\"")) && code.contains("open") {
+    if (code.contains("'w'")
+        || code.contains("\"w\"")
+        || code.contains("'a'")
+        || code.contains("\"a\""))
+        && code.contains("open")
+    {
         return Some("writes files");
     }
     let outside = ["'/", "\"/", "'~", "\"~"].iter().any(|p| code.contains(p));
@@ -1288,13 +2635,20 @@ fn git(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
                 }
                 i += 2;
             }
-            "--config-env" | "--git-dir" | "--work-tree" | "--namespace" | "--super-prefix" | "--list-cmds" | "--attr-source" => i += 2,
+            "--config-env" | "--git-dir" | "--work-tree" | "--namespace" | "--super-prefix"
+            | "--list-cmds" | "--attr-source" => i += 2,
             _ if t.starts_with("--exec-path=") => {
-                op.fact("git.exec_vector", format!("git {t} runs git helpers from another place"));
+                op.fact(
+                    "git.exec_vector",
+                    format!("git {t} runs git helpers from another place"),
+                );
                 i += 1;
             }
             _ if t.starts_with("--config-env=") => {
-                op.fact("git.exec_vector", format!("git {t} sets configuration from the environment"));
+                op.fact(
+                    "git.exec_vector",
+                    format!("git {t} sets configuration from the environment"),
+                );
                 i += 1;
             }
             _ if t.starts_with('-') => i += 1,
@@ -1302,7 +2656,11 @@ fn git(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
         }
     }
     let sub = args.get(i).map(lit).unwrap_or_default();
-    let rest = if i < args.len() { &args[i + 1..] } else { &[][..] };
+    let rest = if i < args.len() {
+        &args[i + 1..]
+    } else {
+        &[][..]
+    };
     op.subcommand = (!sub.is_empty()).then(|| sub.clone());
     op.effect = Effect::Exec;
     let scoped = Invocation { cwd, ..inv.clone() };
@@ -1310,7 +2668,9 @@ fn git(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
     let has = |names: &[&str]| texts.iter().any(|t| names.contains(&t.as_str()));
     match sub.as_str() {
         "push" => git_push(op, rest),
-        "clone" | "fetch" | "pull" | "ls-remote" | "archive" if sub != "archive" || texts.iter().any(|t| t.starts_with("--remote")) => {
+        "clone" | "fetch" | "pull" | "ls-remote" | "archive"
+            if sub != "archive" || texts.iter().any(|t| t.starts_with("--remote")) =>
+        {
             op.effect = Effect::Network;
             op.fact("net.use", format!("git {sub} talks to a remote"));
             for t in &texts {
@@ -1335,17 +2695,29 @@ fn git(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
         "submodule" if has(&["update", "add", "sync", "init"]) && !has(&["status", "summary"]) => {
             if has(&["update", "add"]) {
                 op.effect = Effect::Network;
-                op.fact("net.use", format!("git submodule {} talks to a remote", texts.first().cloned().unwrap_or_default()));
+                op.fact(
+                    "net.use",
+                    format!(
+                        "git submodule {} talks to a remote",
+                        texts.first().cloned().unwrap_or_default()
+                    ),
+                );
             }
         }
         "remote" if has(&["update"]) || texts.first().is_some_and(|t| t == "prune") => {
             op.effect = Effect::Network;
             op.fact("net.use", "git remote update talks to remotes");
         }
-        "reset" if has(&["--hard", "--merge", "--keep"]) => op.fact("git.history", "git reset --hard discards uncommitted work"),
+        "reset" if has(&["--hard", "--merge", "--keep"]) => {
+            op.fact("git.history", "git reset --hard discards uncommitted work")
+        }
         "clean" => {
-            let force = texts.iter().any(|t| t == "--force" || (t.starts_with('-') && !t.starts_with("--") && t.contains('f')));
-            let dry = texts.iter().any(|t| t == "--dry-run" || (t.starts_with('-') && !t.starts_with("--") && t.contains('n')));
+            let force = texts.iter().any(|t| {
+                t == "--force" || (t.starts_with('-') && !t.starts_with("--") && t.contains('f'))
+            });
+            let dry = texts.iter().any(|t| {
+                t == "--dry-run" || (t.starts_with('-') && !t.starts_with("--") && t.contains('n'))
+            });
             if force && !dry {
                 op.effect = Effect::Delete;
                 op.fact("git.history", "git clean -f deletes untracked files");
@@ -1354,23 +2726,49 @@ fn git(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
         "checkout" => {
             let dashdash = texts.iter().position(|t| t == "--");
             let paths_after = dashdash.is_some_and(|p| p + 1 < texts.len());
-            if paths_after || has(&[".", "-f", "--force", "-p", "--patch"]) || texts.iter().any(|t| t == ":/" || t.starts_with("--theirs") || t.starts_with("--ours")) {
-                op.fact("git.history", "git checkout over files discards their uncommitted changes");
+            if paths_after
+                || has(&[".", "-f", "--force", "-p", "--patch"])
+                || texts
+                    .iter()
+                    .any(|t| t == ":/" || t.starts_with("--theirs") || t.starts_with("--ours"))
+            {
+                op.fact(
+                    "git.history",
+                    "git checkout over files discards their uncommitted changes",
+                );
             }
         }
         "restore" => {
             let staged = has(&["--staged", "-S"]);
-            let worktree = has(&["--worktree", "-W"]) || texts.iter().any(|t| t.starts_with('-') && !t.starts_with("--") && t.contains('W'));
+            let worktree = has(&["--worktree", "-W"])
+                || texts
+                    .iter()
+                    .any(|t| t.starts_with('-') && !t.starts_with("--") && t.contains('W'));
             if !staged || worktree {
-                op.fact("git.history", "git restore discards uncommitted changes in the working tree");
+                op.fact(
+                    "git.history",
+                    "git restore discards uncommitted changes in the working tree",
+                );
             }
         }
-        "stash" if has(&["drop", "clear"]) => op.fact("git.history", "git stash drop/clear deletes stashed work"),
-        "branch" if has(&["-D"]) || (has(&["-d", "--delete"]) && has(&["-f", "--force"])) => op.fact("git.history", "git branch -D deletes a branch with unmerged commits"),
-        "filter-branch" | "filter-repo" | "replace" => op.fact("git.history", format!("git {sub} rewrites history")),
-        "reflog" if has(&["expire", "delete"]) => op.fact("git.history", "git reflog expire drops recovery points"),
+        "stash" if has(&["drop", "clear"]) => {
+            op.fact("git.history", "git stash drop/clear deletes stashed work")
+        }
+        "branch" if has(&["-D"]) || (has(&["-d", "--delete"]) && has(&["-f", "--force"])) => op
+            .fact(
+                "git.history",
+                "git branch -D deletes a branch with unmerged commits",
+            ),
+        "filter-branch" | "filter-repo" | "replace" => {
+            op.fact("git.history", format!("git {sub} rewrites history"))
+        }
+        "reflog" if has(&["expire", "delete"]) => {
+            op.fact("git.history", "git reflog expire drops recovery points")
+        }
         "update-ref" if has(&["-d"]) => op.fact("git.history", "git update-ref -d deletes a ref"),
-        "gc" if texts.iter().any(|t| t.starts_with("--prune")) => op.fact("git.history", "git gc --prune drops unreachable commits"),
+        "gc" if texts.iter().any(|t| t.starts_with("--prune")) => {
+            op.fact("git.history", "git gc --prune drops unreachable commits")
+        }
         "rm" => {
             if !has(&["--cached"]) {
                 op.effect = Effect::Delete;
@@ -1391,17 +2789,32 @@ fn git(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
         }
         "config" => {
             let values: Vec<&String> = texts.iter().filter(|t| !t.starts_with('-')).collect();
-            let reading = has(&["--get", "--get-all", "--list", "-l", "--get-regexp", "--show-origin"]) || values.len() < 2;
+            let reading = has(&[
+                "--get",
+                "--get-all",
+                "--list",
+                "-l",
+                "--get-regexp",
+                "--show-origin",
+            ]) || values.len() < 2;
             if !reading {
                 if let (Some(k), Some(v)) = (values.first(), values.get(1)) {
                     git_config_vector(op, &format!("{k}={v}"));
                 }
                 if has(&["--global", "--system"]) {
-                    op.fact("write.outside", "git config --global changes the user's git configuration");
+                    op.fact(
+                        "write.outside",
+                        "git config --global changes the user's git configuration",
+                    );
                 }
             }
         }
-        "add" | "commit" | "status" | "diff" | "log" | "show" | "blame" | "grep" | "switch" | "merge" | "rebase" | "tag" | "init" | "stash" | "branch" | "describe" | "rev-parse" | "shortlog" | "cherry-pick" | "revert" | "bisect" | "worktree" | "notes" | "am" | "apply" | "format-patch" | "ls-files" | "cat-file" | "reflog" | "whatchanged" | "range-diff" | "show-branch" | "difftool" | "mergetool" | "sparse-checkout" | "maintenance" | "gc" | "fsck" | "count-objects" | "help" | "version" | "var" => {
+        "add" | "commit" | "status" | "diff" | "log" | "show" | "blame" | "grep" | "switch"
+        | "merge" | "rebase" | "tag" | "init" | "stash" | "branch" | "describe" | "rev-parse"
+        | "shortlog" | "cherry-pick" | "revert" | "bisect" | "worktree" | "notes" | "am"
+        | "apply" | "format-patch" | "ls-files" | "cat-file" | "reflog" | "whatchanged"
+        | "range-diff" | "show-branch" | "difftool" | "mergetool" | "sparse-checkout"
+        | "maintenance" | "gc" | "fsck" | "count-objects" | "help" | "version" | "var" => {
             for w in rest {
                 let t = lit(w);
                 if t.starts_with('-') {
@@ -1424,19 +2837,48 @@ fn git_config_vector(op: &mut Operation, kv: &str) {
     let key = key.to_ascii_lowercase();
     let exec_key = matches!(
         key.as_str(),
-        "core.sshcommand" | "core.fsmonitor" | "core.pager" | "core.editor" | "core.hookspath" | "core.gitproxy" | "core.askpass" | "sequence.editor" | "diff.external" | "credential.helper" | "gpg.program" | "uploadpack.packobjectshook" | "include.path" | "protocol.ext.allow" | "core.alternaterefscommand" | "ssh.variant" | "gpg.ssh.program" | "gpg.x509.program" | "gpg.openpgp.program" | "web.browser" | "instaweb.httpd" | "merge.tool" | "diff.tool"
+        "core.sshcommand"
+            | "core.fsmonitor"
+            | "core.pager"
+            | "core.editor"
+            | "core.hookspath"
+            | "core.gitproxy"
+            | "core.askpass"
+            | "sequence.editor"
+            | "diff.external"
+            | "credential.helper"
+            | "gpg.program"
+            | "uploadpack.packobjectshook"
+            | "include.path"
+            | "protocol.ext.allow"
+            | "core.alternaterefscommand"
+            | "ssh.variant"
+            | "gpg.ssh.program"
+            | "gpg.x509.program"
+            | "gpg.openpgp.program"
+            | "web.browser"
+            | "instaweb.httpd"
+            | "merge.tool"
+            | "diff.tool"
     ) || key.starts_with("pager.")
-        || key.starts_with("filter.") && (key.ends_with(".clean") || key.ends_with(".smudge") || key.ends_with(".process"))
+        || key.starts_with("filter.")
+            && (key.ends_with(".clean") || key.ends_with(".smudge") || key.ends_with(".process"))
         || key.starts_with("diff.") && (key.ends_with(".textconv") || key.ends_with(".command"))
         || key.starts_with("merge.") && key.ends_with(".driver")
-        || key.starts_with("remote.") && (key.ends_with(".uploadpack") || key.ends_with(".receivepack") || key.ends_with(".proxy"))
+        || key.starts_with("remote.")
+            && (key.ends_with(".uploadpack")
+                || key.ends_with(".receivepack")
+                || key.ends_with(".proxy"))
         || key.starts_with("includeif.")
         || key.starts_with("credential.") && key.ends_with(".helper")
         || key.starts_with("alias.") && value.trim_start().starts_with('!')
         || key.starts_with("mergetool.") && key.ends_with(".cmd")
         || key.starts_with("difftool.") && key.ends_with(".cmd");
     if exec_key {
-        op.fact("git.exec_vector", format!("git config {key} makes git run a program"));
+        op.fact(
+            "git.exec_vector",
+            format!("git config {key} makes git run a program"),
+        );
     }
 }
 
@@ -1458,13 +2900,27 @@ fn git_push(op: &mut Operation, rest: &[Word]) {
             match name {
                 "force" => force = Some(t.clone()),
                 "force-with-lease" | "force-if-includes" => lease = true,
-                "mirror" => op.fact("git.push.destructive", "git push --mirror overwrites and deletes remote refs"),
-                "delete" | "prune" => op.fact("git.push.destructive", format!("git push --{name} deletes remote branches")),
-                "repo" | "push-option" | "receive-pack" | "exec" | "signed" | "recurse-submodules" if !long.contains('=') => i += 1,
+                "mirror" => op.fact(
+                    "git.push.destructive",
+                    "git push --mirror overwrites and deletes remote refs",
+                ),
+                "delete" | "prune" => op.fact(
+                    "git.push.destructive",
+                    format!("git push --{name} deletes remote branches"),
+                ),
+                "repo" | "push-option" | "receive-pack" | "exec" | "signed"
+                | "recurse-submodules"
+                    if !long.contains('=') =>
+                {
+                    i += 1
+                }
                 _ => {}
             }
             if matches!(name, "receive-pack" | "exec") {
-                op.fact("git.exec_vector", format!("git push {t} runs a program on the remote side"));
+                op.fact(
+                    "git.exec_vector",
+                    format!("git push {t} runs a program on the remote side"),
+                );
             }
             continue;
         }
@@ -1472,7 +2928,10 @@ fn git_push(op: &mut Operation, rest: &[Word]) {
             for c in t[1..].chars() {
                 match c {
                     'f' => force = Some(t.clone()),
-                    'd' => op.fact("git.push.destructive", "git push -d deletes remote branches"),
+                    'd' => op.fact(
+                        "git.push.destructive",
+                        "git push -d deletes remote branches",
+                    ),
                     'o' => {
                         i += 1;
                         break;
@@ -1489,13 +2948,27 @@ fn git_push(op: &mut Operation, rest: &[Word]) {
             force = Some(refspec.clone());
         }
         if refspec.starts_with(':') {
-            op.fact("git.push.destructive", format!("git push {refspec} deletes a remote branch"));
+            op.fact(
+                "git.push.destructive",
+                format!("git push {refspec} deletes a remote branch"),
+            );
         }
     }
     if let Some(how) = force {
-        op.fact("git.force_push", format!("git push {how} rewrites published history"));
+        op.fact(
+            "git.force_push",
+            format!("git push {how} rewrites published history"),
+        );
     } else {
-        op.fact("git.push", if lease { "git push --force-with-lease rewrites a remote branch (guarded by a lease)".to_string() } else { "git push publishes commits to a remote".to_string() });
+        op.fact(
+            "git.push",
+            if lease {
+                "git push --force-with-lease rewrites a remote branch (guarded by a lease)"
+                    .to_string()
+            } else {
+                "git push publishes commits to a remote".to_string()
+            },
+        );
     }
     op.remote = operands.first().cloned();
 }

@@ -11,7 +11,10 @@ use super::paths::glob_match;
 /// Why a path is a secret, or None.
 pub fn secret_kind(path: &str) -> Option<&'static str> {
     let path = path.trim_end_matches('/');
-    let components: Vec<&str> = path.split('/').filter(|c| !c.is_empty() && *c != ".").collect();
+    let components: Vec<&str> = path
+        .split('/')
+        .filter(|c| !c.is_empty() && *c != ".")
+        .collect();
     let name = *components.last()?;
 
     for (i, dir) in components.iter().enumerate() {
@@ -29,15 +32,27 @@ pub fn secret_kind(path: &str) -> Option<&'static str> {
                 });
             }
             ".kube" if rest.first() == Some(&"config") => return Some("Kubernetes credentials"),
-            ".docker" if rest.first() == Some(&"config.json") => return Some("Docker registry credentials"),
+            ".docker" if rest.first() == Some(&"config.json") => {
+                return Some("Docker registry credentials");
+            }
             ".claude" if rest.first().is_some_and(|n| n.contains("credentials")) => {
                 return Some("a coding agent's credentials");
             }
-            ".codex" if rest.first() == Some(&"auth.json") => return Some("a coding agent's credentials"),
-            ".gemini" if rest.first().is_some_and(|n| n.contains("oauth") || n.contains("credentials")) => {
+            ".codex" if rest.first() == Some(&"auth.json") => {
                 return Some("a coding agent's credentials");
             }
-            "gcloud" if rest.iter().any(|n| n.contains("credentials") || n.ends_with(".db") || *n == "legacy_credentials") => {
+            ".gemini"
+                if rest
+                    .first()
+                    .is_some_and(|n| n.contains("oauth") || n.contains("credentials")) =>
+            {
+                return Some("a coding agent's credentials");
+            }
+            "gcloud"
+                if rest.iter().any(|n| {
+                    n.contains("credentials") || n.ends_with(".db") || *n == "legacy_credentials"
+                }) =>
+            {
                 return Some("Google Cloud credentials");
             }
             "gh" if rest.first() == Some(&"hosts.yml") => return Some("GitHub CLI token"),
@@ -52,18 +67,31 @@ pub fn secret_kind(path: &str) -> Option<&'static str> {
         return Some("an environment file with secrets");
     }
     if let Some(suffix) = name.strip_prefix(".env.") {
-        let template = ["example", "sample", "template", "dist", "defaults"].iter().any(|t| suffix == *t || suffix.ends_with(&format!(".{t}")));
+        let template = ["example", "sample", "template", "dist", "defaults"]
+            .iter()
+            .any(|t| suffix == *t || suffix.ends_with(&format!(".{t}")));
         if !template {
             return Some("an environment file with secrets");
         }
         return None;
     }
     match name {
-        "id_rsa" | "id_dsa" | "id_ecdsa" | "id_ed25519" | "id_ecdsa_sk" | "id_ed25519_sk" | "identity" => {
+        "id_rsa" | "id_dsa" | "id_ecdsa" | "id_ed25519" | "id_ecdsa_sk" | "id_ed25519_sk"
+        | "identity" => {
             return Some("a private SSH key");
         }
-        ".netrc" | "_netrc" | ".npmrc" | ".pypirc" | ".git-credentials" | ".pgpass" | ".my.cnf" | ".vault-token" | ".s3cfg" | ".boto"
-        | ".htpasswd" | "credentials.tfrc.json" => return Some("a credentials file"),
+        ".netrc"
+        | "_netrc"
+        | ".npmrc"
+        | ".pypirc"
+        | ".git-credentials"
+        | ".pgpass"
+        | ".my.cnf"
+        | ".vault-token"
+        | ".s3cfg"
+        | ".boto"
+        | ".htpasswd"
+        | "credentials.tfrc.json" => return Some("a credentials file"),
         _ => {}
     }
     let (stem, ext) = match name.rsplit_once('.') {
@@ -76,22 +104,47 @@ pub fn secret_kind(path: &str) -> Option<&'static str> {
         .map(|w| w.to_ascii_lowercase())
         .collect();
     let has = |names: &[&str]| words.iter().any(|w| names.contains(&w.as_str()));
-    if matches!(ext.as_str(), "pem" | "key" | "p12" | "pfx" | "jks" | "keystore" | "ppk" | "p8") {
+    if matches!(
+        ext.as_str(),
+        "pem" | "key" | "p12" | "pfx" | "jks" | "keystore" | "ppk" | "p8"
+    ) {
         // A PEM or key file named as a public certificate or public key (`cert.pem`,
         // `fullchain.pem`, `public.key`) holds nothing secret, unless its name also says private.
         let public = matches!(ext.as_str(), "pem" | "key")
-            && has(&["cert", "certificate", "cacert", "fullchain", "chain", "ca", "public", "pub", "pubkey"])
+            && has(&[
+                "cert",
+                "certificate",
+                "cacert",
+                "fullchain",
+                "chain",
+                "ca",
+                "public",
+                "pub",
+                "pubkey",
+            ])
             && !has(&["key", "private", "priv", "privkey", "secret"]);
         if !public {
             return Some("a private key or certificate bundle");
         }
         return None;
     }
-    let data_ext = matches!(ext.as_str(), "json" | "yaml" | "yml" | "toml" | "txt" | "ini" | "env" | "xml" | "conf" | "cfg" | "");
+    let data_ext = matches!(
+        ext.as_str(),
+        "json" | "yaml" | "yml" | "toml" | "txt" | "ini" | "env" | "xml" | "conf" | "cfg" | ""
+    );
     if data_ext && has(&["credentials", "credential", "secrets", "secret"]) {
         return Some("a secrets store");
     }
-    if matches!(ext.as_str(), "txt" | "json" | "") && has(&["token", "tokens", "apikey", "apikeys", "password", "passwords"]) {
+    if matches!(ext.as_str(), "txt" | "json" | "")
+        && has(&[
+            "token",
+            "tokens",
+            "apikey",
+            "apikeys",
+            "password",
+            "passwords",
+        ])
+    {
         return Some("a token file");
     }
     None
@@ -99,16 +152,38 @@ pub fn secret_kind(path: &str) -> Option<&'static str> {
 
 /// Names that stand for each secret kind, used to decide whether a glob could reach one.
 const SAMPLES: &[&str] = &[
-    ".env", ".env.local", ".env.production", "id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "x.pem", "x.key", "x.p12", "x.pfx", ".netrc",
-    ".npmrc", ".pypirc", ".git-credentials", ".ssh", ".aws",
+    ".env",
+    ".env.local",
+    ".env.production",
+    "id_rsa",
+    "id_ed25519",
+    "id_ecdsa",
+    "id_dsa",
+    "x.pem",
+    "x.key",
+    "x.p12",
+    "x.pfx",
+    ".netrc",
+    ".npmrc",
+    ".pypirc",
+    ".git-credentials",
+    ".ssh",
+    ".aws",
 ];
 
 /// Whether a glob pattern's last component could name a secret. Only patterns with at least two
 /// literal characters are judged by samples (`*` alone reads whatever is there, which is checked
 /// against the real directory instead).
 pub fn glob_could_match_secret(pattern: &str) -> Option<&'static str> {
-    let last = pattern.trim_end_matches('/').rsplit('/').next().unwrap_or(pattern);
-    let literal = last.chars().filter(|c| !matches!(c, '*' | '?' | '[' | ']' | '\\')).count();
+    let last = pattern
+        .trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .unwrap_or(pattern);
+    let literal = last
+        .chars()
+        .filter(|c| !matches!(c, '*' | '?' | '[' | ']' | '\\'))
+        .count();
     if literal < 2 {
         return None;
     }

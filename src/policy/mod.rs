@@ -103,19 +103,29 @@ impl Policy {
 }
 
 fn matches_list(list: &[String], value: &str) -> bool {
-    list.is_empty() || list.iter().any(|p| crate::classify::paths::glob_match(p, value))
+    list.is_empty()
+        || list
+            .iter()
+            .any(|p| crate::classify::paths::glob_match(p, value))
 }
 
 fn rule_matches_op(rule: &Rule, op: &Operation) -> bool {
     let c = &rule.conditions;
     matches_list(&c.program, &op.program)
-        && (c.subcommand.is_empty() || op.subcommand.as_deref().is_some_and(|s| matches_list(&c.subcommand, s)))
+        && (c.subcommand.is_empty()
+            || op
+                .subcommand
+                .as_deref()
+                .is_some_and(|s| matches_list(&c.subcommand, s)))
         && (c.effect.is_empty() || c.effect.contains(&op.effect))
 }
 
 fn render(template: &str, op: &Operation, detail: &str) -> String {
     let command = shorten(&op.text, 100);
-    template.replace("{detail}", detail).replace("{command}", &command).replace("{program}", &op.program)
+    template
+        .replace("{detail}", detail)
+        .replace("{command}", &command)
+        .replace("{program}", &op.program)
 }
 
 fn shorten(text: &str, max: usize) -> String {
@@ -132,10 +142,9 @@ pub fn decide(ops: &[Operation], policy: &Policy) -> Decided {
     let mut trace = Vec::new();
     for (index, op) in ops.iter().enumerate() {
         for fact in &op.facts {
-            let rule = policy
-                .rules
-                .iter()
-                .find(|r| r.conditions.fact.iter().any(|f| f == &fact.name) && rule_matches_op(r, op));
+            let rule = policy.rules.iter().find(|r| {
+                r.conditions.fact.iter().any(|f| f == &fact.name) && rule_matches_op(r, op)
+            });
             if let Some(rule) = rule {
                 trace.push(Verdict {
                     decision: rule.decision,
@@ -148,7 +157,11 @@ pub fn decide(ops: &[Operation], policy: &Policy) -> Decided {
                 });
             }
         }
-        if let Some(rule) = policy.rules.iter().find(|r| r.conditions.fact.is_empty() && rule_matches_op(r, op)) {
+        if let Some(rule) = policy
+            .rules
+            .iter()
+            .find(|r| r.conditions.fact.is_empty() && rule_matches_op(r, op))
+        {
             trace.push(Verdict {
                 decision: rule.decision,
                 tier: rule.tier,
@@ -162,7 +175,11 @@ pub fn decide(ops: &[Operation], policy: &Policy) -> Decided {
     }
     let verdict = trace
         .iter()
-        .max_by(|a, b| (a.decision, a.tier).cmp(&(b.decision, b.tier)).then(std::cmp::Ordering::Greater))
+        .max_by(|a, b| {
+            (a.decision, a.tier)
+                .cmp(&(b.decision, b.tier))
+                .then(std::cmp::Ordering::Greater)
+        })
         .cloned()
         .unwrap_or_else(|| Verdict {
             decision: Decision::Allow,
@@ -206,7 +223,10 @@ pub struct Authorized {
 impl Authorized {
     /// Returns the authorised plan when, and only when, every decision given allows it.
     pub fn new(plan: Plan, decisions: &[&Decided]) -> Option<Authorized> {
-        let allowed = !decisions.is_empty() && decisions.iter().all(|d| d.verdict.decision == Decision::Allow);
+        let allowed = !decisions.is_empty()
+            && decisions
+                .iter()
+                .all(|d| d.verdict.decision == Decision::Allow);
         allowed.then_some(Authorized { plan })
     }
 

@@ -11,23 +11,77 @@ use crate::classify::Effect;
 
 /// The shipped rule files, in the order they are consulted.
 pub const SHIPPED: &[(&str, &str)] = &[
-    ("rules/catastrophic.toml", include_str!("../../rules/catastrophic.toml")),
-    ("rules/unverifiable.toml", include_str!("../../rules/unverifiable.toml")),
-    ("rules/secrets.toml", include_str!("../../rules/secrets.toml")),
-    ("rules/sensitive.toml", include_str!("../../rules/sensitive.toml")),
+    (
+        "rules/catastrophic.toml",
+        include_str!("../../rules/catastrophic.toml"),
+    ),
+    (
+        "rules/unverifiable.toml",
+        include_str!("../../rules/unverifiable.toml"),
+    ),
+    (
+        "rules/secrets.toml",
+        include_str!("../../rules/secrets.toml"),
+    ),
+    (
+        "rules/sensitive.toml",
+        include_str!("../../rules/sensitive.toml"),
+    ),
     ("rules/system.toml", include_str!("../../rules/system.toml")),
 ];
 
 /// Every fact name the classifier and the shell stage can produce.
 pub const KNOWN_FACTS: &[&str] = &[
-    "input.parse_error", "input.too_large", "input.too_deep", "input.over_budget", "program.dynamic", "code.dynamic",
-    "code.unknown_origin", "code.download_to_shell", "alias.used", "fork_bomb", "delete.root", "delete.home", "delete.system",
-    "delete.workspace_root", "delete.outside", "delete.traversal", "delete.bare_glob", "delete.dynamic", "delete.from_input",
-    "device.write", "device.dynamic", "disk.format", "power.off", "git.force_push", "git.push", "git.push.destructive",
-    "git.history", "git.exec_vector", "sql.drop", "perm.recursive_system", "secret.read", "secret.write", "write.outside",
-    "env.dangerous", "interp.risky", "publish", "net.use", "net.remote", "privilege", "system.service", "system.scheduler",
-    "system.users", "system.packages", "system.kernel", "system.firewall", "system.network", "system.mount", "system.signal",
-    "system.container", "remediate.collision",
+    "input.parse_error",
+    "input.too_large",
+    "input.too_deep",
+    "input.over_budget",
+    "program.dynamic",
+    "code.dynamic",
+    "code.unknown_origin",
+    "code.download_to_shell",
+    "alias.used",
+    "fork_bomb",
+    "delete.root",
+    "delete.home",
+    "delete.system",
+    "delete.workspace_root",
+    "delete.outside",
+    "delete.traversal",
+    "delete.bare_glob",
+    "delete.dynamic",
+    "delete.from_input",
+    "device.write",
+    "device.dynamic",
+    "disk.format",
+    "power.off",
+    "git.force_push",
+    "git.push",
+    "git.push.destructive",
+    "git.history",
+    "git.exec_vector",
+    "sql.drop",
+    "perm.recursive_system",
+    "secret.read",
+    "secret.write",
+    "write.outside",
+    "env.dangerous",
+    "interp.risky",
+    "publish",
+    "net.use",
+    "net.remote",
+    "privilege",
+    "system.service",
+    "system.scheduler",
+    "system.users",
+    "system.packages",
+    "system.kernel",
+    "system.firewall",
+    "system.network",
+    "system.mount",
+    "system.signal",
+    "system.container",
+    "remediate.collision",
 ];
 
 #[derive(Debug, Deserialize)]
@@ -97,7 +151,11 @@ pub enum RuleError {
     #[error("{file}: {message}")]
     Syntax { file: String, message: String },
     #[error("{file}: rule `{id}`: {message}")]
-    Invalid { file: String, id: String, message: String },
+    Invalid {
+        file: String,
+        id: String,
+        message: String,
+    },
 }
 
 /// Parses and validates one rule file.
@@ -127,14 +185,29 @@ pub fn parse_file(file: &str, text: &str) -> Result<Vec<Rule>, RuleError> {
         if let Some(expected) = expected
             && expected != raw.decision
         {
-            return Err(invalid(format!("tier {} must decide {}", raw.tier.as_str(), expected.as_str())));
+            return Err(invalid(format!(
+                "tier {} must decide {}",
+                raw.tier.as_str(),
+                expected.as_str()
+            )));
         }
-        if let Some(unknown) = raw.conditions.fact.iter().find(|f| !KNOWN_FACTS.contains(&f.as_str())) {
+        if let Some(unknown) = raw
+            .conditions
+            .fact
+            .iter()
+            .find(|f| !KNOWN_FACTS.contains(&f.as_str()))
+        {
             return Err(invalid(format!("unknown fact `{unknown}`")));
         }
         let c = &raw.conditions;
-        if c.fact.is_empty() && c.program.is_empty() && c.subcommand.is_empty() && c.effect.is_empty() {
-            return Err(invalid("a rule must match on something (fact, program, subcommand or effect)".into()));
+        if c.fact.is_empty()
+            && c.program.is_empty()
+            && c.subcommand.is_empty()
+            && c.effect.is_empty()
+        {
+            return Err(invalid(
+                "a rule must match on something (fact, program, subcommand or effect)".into(),
+            ));
         }
         rules.push(Rule {
             id: raw.id,

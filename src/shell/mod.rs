@@ -216,7 +216,10 @@ pub fn literal_words(source: &str) -> Result<Vec<String>, String> {
         [one] => one
             .argv
             .iter()
-            .map(|w| w.as_literal().ok_or_else(|| format!("dynamic word {}", w.raw)))
+            .map(|w| {
+                w.as_literal()
+                    .ok_or_else(|| format!("dynamic word {}", w.raw))
+            })
             .collect(),
         _ => Err("more than one command".into()),
     }

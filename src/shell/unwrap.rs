@@ -19,7 +19,11 @@ struct Grammar {
     positionals: usize,
 }
 
-const fn grammar(short_values: &'static str, long_values: &'static [&'static str], positionals: usize) -> Grammar {
+const fn grammar(
+    short_values: &'static str,
+    long_values: &'static [&'static str],
+    positionals: usize,
+) -> Grammar {
     Grammar {
         short_values,
         long_values,
@@ -30,22 +34,50 @@ const fn grammar(short_values: &'static str, long_values: &'static [&'static str
 /// Wrappers whose only job is to run the rest of the argv.
 fn plain_wrapper(name: &str) -> Option<Grammar> {
     Some(match name {
-        "nohup" | "builtin" | "setsid" | "unbuffer" | "rlwrap" | "torsocks" | "proxychains" | "proxychains4"
-        | "eatmydata" | "fakeroot" | "catchsegv" | "dbus-run-session" | "caffeinate" => grammar("", &[], 0),
+        "nohup" | "builtin" | "setsid" | "unbuffer" | "rlwrap" | "torsocks" | "proxychains"
+        | "proxychains4" | "eatmydata" | "fakeroot" | "catchsegv" | "dbus-run-session"
+        | "caffeinate" => grammar("", &[], 0),
         "nice" => grammar("n", &["--adjustment"], 0),
-        "ionice" => grammar("cnp", &["--class", "--classdata", "--pid", "--pgid", "--uid"], 0),
-        "chrt" => grammar("TPD", &["--sched-runtime", "--sched-period", "--sched-deadline"], 1),
+        "ionice" => grammar(
+            "cnp",
+            &["--class", "--classdata", "--pid", "--pgid", "--uid"],
+            0,
+        ),
+        "chrt" => grammar(
+            "TPD",
+            &["--sched-runtime", "--sched-period", "--sched-deadline"],
+            1,
+        ),
         "taskset" => grammar("", &[], 1),
         "timeout" => grammar("sk", &["--signal", "--kill-after"], 1),
         "time" => grammar("fo", &["--format", "--output"], 0),
         "stdbuf" => grammar("ioe", &["--input", "--output", "--error"], 0),
-        "strace" | "ltrace" => grammar("oepsuEabIOSPXn", &["--output", "--expr", "--attach", "--user", "--env"], 0),
+        "strace" | "ltrace" => grammar(
+            "oepsuEabIOSPXn",
+            &["--output", "--expr", "--attach", "--user", "--env"],
+            0,
+        ),
         "exec" => grammar("a", &[], 0),
         "sshpass" => grammar("pfdP", &[], 0),
         "chroot" => grammar("", &["--userspec", "--groups"], 1),
         "nsenter" => grammar("tSGw", &["--target", "--setuid", "--setgid", "--wd"], 0),
-        "unshare" => grammar("", &["--map-user", "--map-group", "--setuid", "--setgid", "--wd"], 0),
-        "xvfb-run" => grammar("nsfepw", &["--server-num", "--server-args", "--auth-file", "--error-file", "--xauth-protocol", "--wait"], 0),
+        "unshare" => grammar(
+            "",
+            &["--map-user", "--map-group", "--setuid", "--setgid", "--wd"],
+            0,
+        ),
+        "xvfb-run" => grammar(
+            "nsfepw",
+            &[
+                "--server-num",
+                "--server-args",
+                "--auth-file",
+                "--error-file",
+                "--xauth-protocol",
+                "--wait",
+            ],
+            0,
+        ),
         "firejail" | "valgrind" => grammar("", &[], 0),
         "pkexec" => grammar("", &["--user"], 0),
         "doas" => grammar("uC", &[], 0),
@@ -55,7 +87,9 @@ fn plain_wrapper(name: &str) -> Option<Grammar> {
     })
 }
 
-const SHELLS: &[&str] = &["bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "fish", "rbash", "yash", "tcsh", "csh"];
+const SHELLS: &[&str] = &[
+    "bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "fish", "rbash", "yash", "tcsh", "csh",
+];
 
 /// True for programs that run code from their arguments or standard input as a shell.
 pub fn is_shell(name: &str) -> bool {
@@ -78,7 +112,9 @@ fn split(argv: &[Word], g: &Grammar) -> Split {
     let mut skipped = 0;
     let mut i = 1;
     while i < argv.len() {
-        let Some(text) = argv[i].as_literal() else { break };
+        let Some(text) = argv[i].as_literal() else {
+            break;
+        };
         if text == "--" {
             i += 1;
             break;
@@ -132,7 +168,10 @@ fn split(argv: &[Word], g: &Grammar) -> Split {
 }
 
 fn has(split: &Split, names: &[&str]) -> bool {
-    split.options.iter().any(|(n, _)| names.contains(&n.as_str()))
+    split
+        .options
+        .iter()
+        .any(|(n, _)| names.contains(&n.as_str()))
 }
 
 fn value_of(split: &Split, names: &[&str]) -> Option<Word> {
@@ -149,12 +188,20 @@ impl Walker<'_> {
     /// record, or None when nothing further is to be recorded.
     pub(super) fn unwrap(&mut self, mut inv: Invocation, scope: &mut Scope) -> Option<Invocation> {
         for _ in 0..64 {
-            let Some(first) = inv.argv.first() else { return Some(inv) };
+            let Some(first) = inv.argv.first() else {
+                return Some(inv);
+            };
             let Some(literal) = first.as_literal() else {
                 if let Some(Source::Download(_)) = first.origin() {
-                    self.finding(FindingKind::DownloadToShell, format!("downloaded text runs as a command: {}", first.raw));
+                    self.finding(
+                        FindingKind::DownloadToShell,
+                        format!("downloaded text runs as a command: {}", first.raw),
+                    );
                 } else {
-                    self.finding(FindingKind::DynamicProgram, format!("the program name `{}` is computed at run time", first.raw));
+                    self.finding(
+                        FindingKind::DynamicProgram,
+                        format!("the program name `{}` is computed at run time", first.raw),
+                    );
                 }
                 return Some(inv);
             };
@@ -175,7 +222,16 @@ impl Walker<'_> {
                     if let Some(idx) = idx {
                         let mut inner = inv.clone();
                         inner.argv = if idx < inv.argv.len() {
-                            inv.argv[idx..].iter().take_while(|w| !matches!(w.as_literal().as_deref(), Some(":::" | "::::" | ":::+" | "::::+"))).cloned().collect()
+                            inv.argv[idx..]
+                                .iter()
+                                .take_while(|w| {
+                                    !matches!(
+                                        w.as_literal().as_deref(),
+                                        Some(":::" | "::::" | ":::+" | "::::+")
+                                    )
+                                })
+                                .cloned()
+                                .collect()
                         } else {
                             vec![Word::literal("echo")]
                         };
@@ -192,7 +248,26 @@ impl Walker<'_> {
                 }
                 "watch" => return self.peel_watch(inv, scope),
                 "flock" => return self.peel_flock(inv, scope),
-                "script" => return self.peel_code_option(inv, scope, &grammar("cETtIOB", &["--command", "--echo", "--log-timing", "--log-in", "--log-out", "--log-io", "--logging-format"], 0), &["-c", "--command"]),
+                "script" => {
+                    return self.peel_code_option(
+                        inv,
+                        scope,
+                        &grammar(
+                            "cETtIOB",
+                            &[
+                                "--command",
+                                "--echo",
+                                "--log-timing",
+                                "--log-in",
+                                "--log-out",
+                                "--log-io",
+                                "--logging-format",
+                            ],
+                            0,
+                        ),
+                        &["-c", "--command"],
+                    );
+                }
                 "su" | "runuser" | "sg" => return self.peel_su(inv, &name, scope),
                 "eval" => return self.walk_eval(inv, scope),
                 "source" | "." => return self.walk_source(inv, scope),
@@ -201,7 +276,9 @@ impl Walker<'_> {
                     Some(g) => {
                         let s = split(&inv.argv, &g);
                         // `ionice -p`, `chrt -p`, `taskset -p`, `strace -p` act on a running process.
-                        if matches!(n, "ionice" | "chrt" | "taskset" | "strace" | "ltrace") && has(&s, &["-p", "--pid", "--attach"]) {
+                        if matches!(n, "ionice" | "chrt" | "taskset" | "strace" | "ltrace")
+                            && has(&s, &["-p", "--pid", "--attach"])
+                        {
                             return Some(inv);
                         }
                         if matches!(n, "chroot" | "nsenter" | "doas" | "pkexec") {
@@ -224,9 +301,30 @@ impl Walker<'_> {
         None
     }
 
-    fn peel_privileged(&mut self, inv: &mut Invocation, name: &str, scope: &mut Scope) -> Option<usize> {
+    fn peel_privileged(
+        &mut self,
+        inv: &mut Invocation,
+        name: &str,
+        scope: &mut Scope,
+    ) -> Option<usize> {
         let g = match name {
-            "sudo" => grammar("ugpCDrtTUhR", &["--user", "--group", "--prompt", "--close-from", "--chdir", "--role", "--type", "--command-timeout", "--other-user", "--host", "--chroot"], 0),
+            "sudo" => grammar(
+                "ugpCDrtTUhR",
+                &[
+                    "--user",
+                    "--group",
+                    "--prompt",
+                    "--close-from",
+                    "--chdir",
+                    "--role",
+                    "--type",
+                    "--command-timeout",
+                    "--other-user",
+                    "--host",
+                    "--chroot",
+                ],
+                0,
+            ),
             "doas" => grammar("uC", &[], 0),
             _ => grammar("", &["--user"], 0),
         };
@@ -236,7 +334,9 @@ impl Walker<'_> {
         if name == "sudo" && has(&s, &["-e", "--edit"]) {
             // sudoedit: files edited as root.
             let files: Vec<Word> = inv.argv[s.command..].to_vec();
-            inv.argv = std::iter::once(Word::literal("sudoedit")).chain(files).collect();
+            inv.argv = std::iter::once(Word::literal("sudoedit"))
+                .chain(files)
+                .collect();
             return None;
         }
         if let Some(dir) = value_of(&s, &["-D", "--chdir"]) {
@@ -249,7 +349,18 @@ impl Walker<'_> {
     }
 
     fn peel_env(&mut self, inv: &mut Invocation, scope: &mut Scope) -> Option<usize> {
-        let g = grammar("uCSP", &["--unset", "--chdir", "--split-string", "--default-signal", "--ignore-signal", "--block-signal"], 0);
+        let g = grammar(
+            "uCSP",
+            &[
+                "--unset",
+                "--chdir",
+                "--split-string",
+                "--default-signal",
+                "--ignore-signal",
+                "--block-signal",
+            ],
+            0,
+        );
         let mut s = split(&inv.argv, &g);
         if let Some(dir) = value_of(&s, &["-C", "--chdir"]) {
             inv.cwd = match (dir.as_literal(), &inv.cwd) {
@@ -261,7 +372,10 @@ impl Walker<'_> {
         while let Some(word) = inv.argv.get(s.command) {
             let Some(text) = word.as_literal() else { break };
             match text.split_once('=') {
-                Some((name, value)) if !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => {
+                Some((name, value))
+                    if !name.is_empty()
+                        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') =>
+                {
                     inv.assigns.push((name.to_string(), Word::literal(value)));
                     s.command += 1;
                 }
@@ -270,10 +384,16 @@ impl Walker<'_> {
         }
         if let Some(code) = value_of(&s, &["-S", "--split-string"]) {
             // `env -S 'prog args'`: the string is split into words and run.
-            let rest: Vec<String> = inv.argv[s.command..].iter().map(|w| w.raw.clone()).collect();
+            let rest: Vec<String> = inv.argv[s.command..]
+                .iter()
+                .map(|w| w.raw.clone())
+                .collect();
             match self.code_text(&code) {
                 Some(text) => {
-                    let joined = std::iter::once(text).chain(rest).collect::<Vec<_>>().join(" ");
+                    let joined = std::iter::once(text)
+                        .chain(rest)
+                        .collect::<Vec<_>>()
+                        .join(" ");
                     let mut sub = scope.clone();
                     self.walk_code(&joined, inv.depth + 1, &mut sub, inv.input.clone());
                 }
@@ -288,9 +408,45 @@ impl Walker<'_> {
     /// Returns the index of the command in an `xargs`/`parallel` argv.
     fn peel_xargs(&mut self, inv: &Invocation, name: &str) -> Option<usize> {
         let g = if name == "xargs" {
-            grammar("aEdILlnPsei", &["--arg-file", "--delimiter", "--eof", "--replace", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"], 0)
+            grammar(
+                "aEdILlnPsei",
+                &[
+                    "--arg-file",
+                    "--delimiter",
+                    "--eof",
+                    "--replace",
+                    "--max-lines",
+                    "--max-args",
+                    "--max-procs",
+                    "--max-chars",
+                    "--process-slot-var",
+                ],
+                0,
+            )
         } else {
-            grammar("jSaINnLP", &["--jobs", "--sshlogin", "--arg-file", "--delay", "--colsep", "--timeout", "--joblog", "--results", "--tmpdir", "--workdir", "--env", "--basefile", "--max-args", "--max-lines", "--memfree", "--load", "--shebang-wrap"], 0)
+            grammar(
+                "jSaINnLP",
+                &[
+                    "--jobs",
+                    "--sshlogin",
+                    "--arg-file",
+                    "--delay",
+                    "--colsep",
+                    "--timeout",
+                    "--joblog",
+                    "--results",
+                    "--tmpdir",
+                    "--workdir",
+                    "--env",
+                    "--basefile",
+                    "--max-args",
+                    "--max-lines",
+                    "--memfree",
+                    "--load",
+                    "--shebang-wrap",
+                ],
+                0,
+            )
         };
         // `-e`, `-i`, `-l` take an attached optional value in xargs; `split` treats a lone letter
         // from `short_values` as consuming the next word, so handle them as flags when alone.
@@ -311,7 +467,9 @@ impl Walker<'_> {
         while i < inv.argv.len() {
             let w = &inv.argv[i];
             match w.as_literal() {
-                Some(t) if t.starts_with('-') || t == "(" || t == "!" || t == ")" || t == "," => break,
+                Some(t) if t.starts_with('-') || t == "(" || t == "!" || t == ")" || t == "," => {
+                    break;
+                }
                 _ => roots.push(w.clone()),
             }
             i += 1;
@@ -324,7 +482,9 @@ impl Walker<'_> {
             if matches!(t.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir") {
                 let start = i + 1;
                 let mut end = start;
-                while end < inv.argv.len() && !matches!(inv.argv[end].as_literal().as_deref(), Some(";" | "+")) {
+                while end < inv.argv.len()
+                    && !matches!(inv.argv[end].as_literal().as_deref(), Some(";" | "+"))
+                {
                     end += 1;
                 }
                 if end > start {
@@ -361,7 +521,11 @@ impl Walker<'_> {
     }
 
     fn peel_flock(&mut self, inv: Invocation, scope: &mut Scope) -> Option<Invocation> {
-        let g = grammar("wEc", &["--timeout", "--wait", "--conflict-exit-code", "--command"], 1);
+        let g = grammar(
+            "wEc",
+            &["--timeout", "--wait", "--conflict-exit-code", "--command"],
+            1,
+        );
         let s = split(&inv.argv, &g);
         if let Some(code) = value_of(&s, &["-c", "--command"]) {
             self.walk_code_word(&code, &inv, scope);
@@ -377,7 +541,13 @@ impl Walker<'_> {
     }
 
     /// Programs that take a code string through one option (`script -c CMD`).
-    fn peel_code_option(&mut self, inv: Invocation, scope: &mut Scope, g: &Grammar, names: &[&str]) -> Option<Invocation> {
+    fn peel_code_option(
+        &mut self,
+        inv: Invocation,
+        scope: &mut Scope,
+        g: &Grammar,
+        names: &[&str],
+    ) -> Option<Invocation> {
         let s = split(&inv.argv, g);
         if let Some(code) = value_of(&s, names) {
             self.walk_code_word(&code, &inv, scope);
@@ -385,17 +555,35 @@ impl Walker<'_> {
         Some(inv)
     }
 
-    fn peel_su(&mut self, mut inv: Invocation, name: &str, scope: &mut Scope) -> Option<Invocation> {
+    fn peel_su(
+        &mut self,
+        mut inv: Invocation,
+        name: &str,
+        scope: &mut Scope,
+    ) -> Option<Invocation> {
         inv.privileged = true;
         let g = match name {
             "sg" => grammar("c", &[], 0),
-            _ => grammar("csgGuwC", &["--command", "--session-command", "--shell", "--group", "--supp-group", "--user", "--whitelist-environment"], 0),
+            _ => grammar(
+                "csgGuwC",
+                &[
+                    "--command",
+                    "--session-command",
+                    "--shell",
+                    "--group",
+                    "--supp-group",
+                    "--user",
+                    "--whitelist-environment",
+                ],
+                0,
+            ),
         };
         let s = split(&inv.argv, &g);
         let mut sub = scope.clone();
         sub.privileged = true;
         // su permutes its arguments (GNU getopt): `su root -c CMD` has the user first.
-        let code = value_of(&s, &["-c", "--command", "--session-command"]).or_else(|| su_command(&inv.argv));
+        let code = value_of(&s, &["-c", "--command", "--session-command"])
+            .or_else(|| su_command(&inv.argv));
         if let Some(code) = code {
             self.walk_code_word(&code, &inv, &mut sub);
             return Some(inv);
@@ -469,7 +657,9 @@ impl Walker<'_> {
             Some(script) if !has(&s, &["-s"]) => {
                 if let Some(origin) = script.origin() {
                     self.code_from(origin.clone(), &inv, scope, "shell");
-                } else if script.as_literal().as_deref() == Some("-") || script.as_literal().as_deref() == Some("/dev/stdin") {
+                } else if script.as_literal().as_deref() == Some("-")
+                    || script.as_literal().as_deref() == Some("/dev/stdin")
+                {
                     self.code_from_input(&inv, scope);
                 }
                 // Otherwise a script file: it runs as a program (judged by the classifier).
@@ -499,7 +689,9 @@ impl Walker<'_> {
             ),
             Source::Unknown(program) => self.finding(
                 FindingKind::UnknownCodeToShell,
-                format!("output of `{program}` runs as code in a {who}; its content cannot be checked"),
+                format!(
+                    "output of `{program}` runs as code in a {who}; its content cannot be checked"
+                ),
             ),
         }
     }
@@ -538,14 +730,29 @@ impl Walker<'_> {
     fn dynamic_code(&mut self, words: &[Word], who: &str) {
         let downloaded = words.iter().any(|w| {
             w.parts.iter().any(|p| {
-                matches!(p, Part::CommandSubst { origin: Source::Download(_), .. } | Part::ProcSubst { origin: Source::Download(_), .. })
+                matches!(
+                    p,
+                    Part::CommandSubst {
+                        origin: Source::Download(_),
+                        ..
+                    } | Part::ProcSubst {
+                        origin: Source::Download(_),
+                        ..
+                    }
+                )
             })
         });
         let raw: Vec<&str> = words.iter().map(|w| w.raw.as_str()).collect();
         if downloaded {
-            self.finding(FindingKind::DownloadToShell, format!("downloaded text runs as code via {who}: {}", raw.join(" ")));
+            self.finding(
+                FindingKind::DownloadToShell,
+                format!("downloaded text runs as code via {who}: {}", raw.join(" ")),
+            );
         } else {
-            self.finding(FindingKind::DynamicCode, format!("{who} runs code computed at run time: {}", raw.join(" ")));
+            self.finding(
+                FindingKind::DynamicCode,
+                format!("{who} runs code computed at run time: {}", raw.join(" ")),
+            );
         }
     }
 }
@@ -570,12 +777,18 @@ fn su_command(argv: &[Word]) -> Option<Word> {
                 return Some(Word::literal(v));
             }
         }
-        if let Some(flags) = t.strip_prefix('-').filter(|f| !f.starts_with('-') && !f.is_empty())
+        if let Some(flags) = t
+            .strip_prefix('-')
+            .filter(|f| !f.starts_with('-') && !f.is_empty())
             && let Some(pos) = flags.find('c')
             && flags[..pos].chars().all(|c| "lmpfP".contains(c))
         {
             let attached = &flags[pos + 1..];
-            return if attached.is_empty() { argv.get(i + 1).cloned() } else { Some(Word::literal(attached)) };
+            return if attached.is_empty() {
+                argv.get(i + 1).cloned()
+            } else {
+                Some(Word::literal(attached))
+            };
         }
         i += 1;
     }

@@ -96,7 +96,13 @@ impl<'a> Walker<'a> {
     }
 
     /// Parses and walks a piece of bash code; returns what its output would be made of.
-    pub fn walk_code(&mut self, source: &str, depth: usize, scope: &mut Scope, input: Input) -> Source {
+    pub fn walk_code(
+        &mut self,
+        source: &str,
+        depth: usize,
+        scope: &mut Scope,
+        input: Input,
+    ) -> Source {
         if depth > MAX_DEPTH {
             self.finding(
                 FindingKind::TooDeep,
@@ -125,7 +131,8 @@ impl<'a> Walker<'a> {
             return Source::Unknown("over budget".into());
         }
         let options = super::parser_options();
-        let mut parser = brush_parser::Parser::new(std::io::Cursor::new(source.as_bytes()), &options);
+        let mut parser =
+            brush_parser::Parser::new(std::io::Cursor::new(source.as_bytes()), &options);
         let program = match parser.parse_program() {
             Ok(program) => program,
             Err(err) => {
@@ -140,7 +147,13 @@ impl<'a> Walker<'a> {
         last
     }
 
-    fn walk_list(&mut self, list: &ast::CompoundList, depth: usize, scope: &mut Scope, input: &Input) -> Source {
+    fn walk_list(
+        &mut self,
+        list: &ast::CompoundList,
+        depth: usize,
+        scope: &mut Scope,
+        input: &Input,
+    ) -> Source {
         let mut last = Source::Literal(String::new());
         for ast::CompoundListItem(and_or, sep) in &list.0 {
             let background = matches!(sep, ast::SeparatorOperator::Async);
@@ -155,7 +168,14 @@ impl<'a> Walker<'a> {
         last
     }
 
-    fn walk_and_or(&mut self, list: &ast::AndOrList, depth: usize, scope: &mut Scope, input: &Input, background: bool) -> Source {
+    fn walk_and_or(
+        &mut self,
+        list: &ast::AndOrList,
+        depth: usize,
+        scope: &mut Scope,
+        input: &Input,
+        background: bool,
+    ) -> Source {
         let mut last = self.walk_pipeline(&list.first, depth, scope, input, background);
         for next in &list.additional {
             let (ast::AndOr::And(p) | ast::AndOr::Or(p)) = next;
@@ -164,7 +184,14 @@ impl<'a> Walker<'a> {
         last
     }
 
-    fn walk_pipeline(&mut self, pipeline: &ast::Pipeline, depth: usize, scope: &mut Scope, input: &Input, background: bool) -> Source {
+    fn walk_pipeline(
+        &mut self,
+        pipeline: &ast::Pipeline,
+        depth: usize,
+        scope: &mut Scope,
+        input: &Input,
+        background: bool,
+    ) -> Source {
         if pipeline.seq.len() == 1 {
             let pos = Position {
                 in_pipeline: false,
@@ -187,7 +214,14 @@ impl<'a> Walker<'a> {
         last
     }
 
-    fn walk_command(&mut self, cmd: &ast::Command, depth: usize, scope: &mut Scope, input: Input, pos: Position) -> Source {
+    fn walk_command(
+        &mut self,
+        cmd: &ast::Command,
+        depth: usize,
+        scope: &mut Scope,
+        input: Input,
+        pos: Position,
+    ) -> Source {
         match cmd {
             ast::Command::Simple(simple) => self.walk_simple(simple, depth, scope, input, pos),
             ast::Command::Compound(compound, redirects) => {
@@ -210,7 +244,13 @@ impl<'a> Walker<'a> {
                     let (redirs, _) = self.convert_redirects(&list.0, depth, &mut sub);
                     self.emit_bare_redirects(redirs, &sub, depth);
                 }
-                self.walk_compound(&def.body.0, depth, &mut sub, Input::Inherited, Position::default());
+                self.walk_compound(
+                    &def.body.0,
+                    depth,
+                    &mut sub,
+                    Input::Inherited,
+                    Position::default(),
+                );
                 self.calling.pop();
                 Source::Literal(String::new())
             }
@@ -244,9 +284,18 @@ impl<'a> Walker<'a> {
         }
     }
 
-    fn walk_compound(&mut self, compound: &ast::CompoundCommand, depth: usize, scope: &mut Scope, input: Input, pos: Position) -> Source {
+    fn walk_compound(
+        &mut self,
+        compound: &ast::CompoundCommand,
+        depth: usize,
+        scope: &mut Scope,
+        input: Input,
+        pos: Position,
+    ) -> Source {
         match compound {
-            ast::CompoundCommand::BraceGroup(group) => self.walk_list(&group.list, depth, scope, &input),
+            ast::CompoundCommand::BraceGroup(group) => {
+                self.walk_list(&group.list, depth, scope, &input)
+            }
             ast::CompoundCommand::Subshell(sub) => {
                 let mut inner = scope.clone();
                 self.walk_list(&sub.list, depth, &mut inner, &input)
@@ -262,7 +311,8 @@ impl<'a> Walker<'a> {
                 }
                 last
             }
-            ast::CompoundCommand::WhileClause(clause) | ast::CompoundCommand::UntilClause(clause) => {
+            ast::CompoundCommand::WhileClause(clause)
+            | ast::CompoundCommand::UntilClause(clause) => {
                 self.walk_list(&clause.0, depth, scope, &input);
                 self.walk_list(&clause.1.list, depth, scope, &input)
             }
@@ -273,7 +323,10 @@ impl<'a> Walker<'a> {
                 self.walk_list(&clause.body.list, depth, scope, &input)
             }
             ast::CompoundCommand::ArithmeticForClause(clause) => {
-                for expr in [&clause.initializer, &clause.condition, &clause.updater].into_iter().flatten() {
+                for expr in [&clause.initializer, &clause.condition, &clause.updater]
+                    .into_iter()
+                    .flatten()
+                {
                     self.parse_word(&expr.value, depth, scope);
                 }
                 self.walk_list(&clause.body.list, depth, scope, &input)
@@ -341,7 +394,14 @@ impl<'a> Walker<'a> {
         vec![self.parse_word(raw, depth, scope)]
     }
 
-    fn walk_simple(&mut self, cmd: &ast::SimpleCommand, depth: usize, scope: &mut Scope, input: Input, pos: Position) -> Source {
+    fn walk_simple(
+        &mut self,
+        cmd: &ast::SimpleCommand,
+        depth: usize,
+        scope: &mut Scope,
+        input: Input,
+        pos: Position,
+    ) -> Source {
         let mut assigns = Vec::new();
         let mut argv: Vec<Word> = Vec::new();
         let mut raw_redirects: Vec<&ast::IoRedirect> = Vec::new();
@@ -385,11 +445,17 @@ impl<'a> Walker<'a> {
         if let Some(first) = argv.first() {
             if let Some(name) = first.as_literal() {
                 if self.aliases.contains(&name) {
-                    self.finding(FindingKind::AliasUsed, format!("alias `{name}` is used after being defined"));
+                    self.finding(
+                        FindingKind::AliasUsed,
+                        format!("alias `{name}` is used after being defined"),
+                    );
                 }
                 if self.functions.contains(&name) {
                     if self.calling.contains(&name) && (pos.in_pipeline || pos.background) {
-                        self.finding(FindingKind::ForkBomb, format!("function `{name}` spawns copies of itself"));
+                        self.finding(
+                            FindingKind::ForkBomb,
+                            format!("function `{name}` spawns copies of itself"),
+                        );
                     }
                     // Function bodies were walked at definition; the call's own words were parsed.
                     self.emit_bare_redirects(redirects, scope, depth);
@@ -438,7 +504,12 @@ impl<'a> Walker<'a> {
         source
     }
 
-    fn convert_assignment(&mut self, assignment: &ast::Assignment, depth: usize, scope: &Scope) -> (String, Word) {
+    fn convert_assignment(
+        &mut self,
+        assignment: &ast::Assignment,
+        depth: usize,
+        scope: &Scope,
+    ) -> (String, Word) {
         let name = match &assignment.name {
             ast::AssignmentName::VariableName(n) => n.clone(),
             ast::AssignmentName::ArrayElementName(n, _) => n.clone(),
@@ -461,11 +532,19 @@ impl<'a> Walker<'a> {
         (name, value)
     }
 
-    fn process_substitution(&mut self, sub: &ast::SubshellCommand, depth: usize, scope: &Scope) -> Word {
+    fn process_substitution(
+        &mut self,
+        sub: &ast::SubshellCommand,
+        depth: usize,
+        scope: &Scope,
+    ) -> Word {
         let code = sub.list.to_string();
         let mut inner = scope.clone();
         let origin = if depth + 1 > MAX_DEPTH {
-            self.finding(FindingKind::TooDeep, format!("code nested more than {MAX_DEPTH} levels deep"));
+            self.finding(
+                FindingKind::TooDeep,
+                format!("code nested more than {MAX_DEPTH} levels deep"),
+            );
             Source::Unknown(String::new())
         } else {
             self.walk_list(&sub.list, depth + 1, &mut inner, &Input::Inherited)
@@ -477,7 +556,12 @@ impl<'a> Walker<'a> {
     }
 
     /// Converts redirections; returns them plus the stdin they establish (file, heredoc, …).
-    fn convert_redirects(&mut self, list: &[ast::IoRedirect], depth: usize, scope: &Scope) -> (Vec<Redirect>, Option<Input>) {
+    fn convert_redirects(
+        &mut self,
+        list: &[ast::IoRedirect],
+        depth: usize,
+        scope: &Scope,
+    ) -> (Vec<Redirect>, Option<Input>) {
         let mut out = Vec::new();
         let mut input = None;
         for r in list {
@@ -485,17 +569,22 @@ impl<'a> Walker<'a> {
                 ast::IoRedirect::File(fd, kind, target) => {
                     let kind = match kind {
                         ast::IoFileRedirectKind::Read => RedirectKind::Read,
-                        ast::IoFileRedirectKind::Write | ast::IoFileRedirectKind::Clobber => RedirectKind::Write,
+                        ast::IoFileRedirectKind::Write | ast::IoFileRedirectKind::Clobber => {
+                            RedirectKind::Write
+                        }
                         ast::IoFileRedirectKind::Append => RedirectKind::Append,
                         ast::IoFileRedirectKind::ReadAndWrite => RedirectKind::ReadWrite,
-                        ast::IoFileRedirectKind::DuplicateInput | ast::IoFileRedirectKind::DuplicateOutput => {
-                            RedirectKind::Duplicate
-                        }
+                        ast::IoFileRedirectKind::DuplicateInput
+                        | ast::IoFileRedirectKind::DuplicateOutput => RedirectKind::Duplicate,
                     };
                     let word = match target {
-                        ast::IoFileRedirectTarget::Filename(w) => self.parse_word(&w.value, depth, scope),
+                        ast::IoFileRedirectTarget::Filename(w) => {
+                            self.parse_word(&w.value, depth, scope)
+                        }
                         ast::IoFileRedirectTarget::Fd(n) => Word::literal(&n.to_string()),
-                        ast::IoFileRedirectTarget::Duplicate(w) => self.parse_word(&w.value, depth, scope),
+                        ast::IoFileRedirectTarget::Duplicate(w) => {
+                            self.parse_word(&w.value, depth, scope)
+                        }
                         ast::IoFileRedirectTarget::ProcessSubstitution(_, sub) => {
                             let w = self.process_substitution(sub, depth, scope);
                             if kind == RedirectKind::Read && fd.unwrap_or(0) == 0 {
@@ -507,8 +596,15 @@ impl<'a> Walker<'a> {
                             continue;
                         }
                     };
-                    let duplicate = matches!(target, ast::IoFileRedirectTarget::Fd(_) | ast::IoFileRedirectTarget::Duplicate(_));
-                    let kind = if duplicate { RedirectKind::Duplicate } else { kind };
+                    let duplicate = matches!(
+                        target,
+                        ast::IoFileRedirectTarget::Fd(_) | ast::IoFileRedirectTarget::Duplicate(_)
+                    );
+                    let kind = if duplicate {
+                        RedirectKind::Duplicate
+                    } else {
+                        kind
+                    };
                     if kind == RedirectKind::Read && fd.unwrap_or(0) == 0 {
                         input = Some(match word.as_literal() {
                             Some(path) => Input::File(path),
@@ -549,7 +645,10 @@ impl<'a> Walker<'a> {
                     if fd.unwrap_or(0) == 0 {
                         let source = match word.value(&self.ctx.home.to_string_lossy()) {
                             super::Value::Literal(text) => Source::Literal(text),
-                            _ => word.origin().cloned().unwrap_or(Source::Unknown(word.raw.clone())),
+                            _ => word
+                                .origin()
+                                .cloned()
+                                .unwrap_or(Source::Unknown(word.raw.clone())),
                         };
                         input = Some(Input::From(source));
                     }
@@ -558,7 +657,11 @@ impl<'a> Walker<'a> {
                     let word = self.parse_word(&w.value, depth, scope);
                     out.push(Redirect {
                         fd: None,
-                        kind: if *append { RedirectKind::Append } else { RedirectKind::Write },
+                        kind: if *append {
+                            RedirectKind::Append
+                        } else {
+                            RedirectKind::Write
+                        },
                         target: word,
                     });
                 }
@@ -589,14 +692,21 @@ impl<'a> Walker<'a> {
 
     fn track_cwd(&self, inv: &Invocation, scope: &mut Scope) {
         let Some(program) = inv.program() else { return };
-        let operand = || -> Option<&Word> { inv.argv.iter().skip(1).find(|w| w.as_literal().is_none_or(|t| !t.starts_with('-') || t == "-")) };
+        let operand = || -> Option<&Word> {
+            inv.argv.iter().skip(1).find(|w| {
+                w.as_literal()
+                    .is_none_or(|t| !t.starts_with('-') || t == "-")
+            })
+        };
         match program.as_str() {
             "cd" | "pushd" => {
                 let next = match operand() {
                     None if program == "cd" => Some(self.ctx.home.clone()),
                     None => None,
                     Some(w) => match w.value(&self.ctx.home.to_string_lossy()) {
-                        super::Value::Literal(dir) if dir != "-" => scope.cwd.as_ref().map(|cwd| join_normal(cwd, &dir)),
+                        super::Value::Literal(dir) if dir != "-" => {
+                            scope.cwd.as_ref().map(|cwd| join_normal(cwd, &dir))
+                        }
                         _ => None,
                     },
                 };
@@ -613,7 +723,11 @@ impl<'a> Walker<'a> {
 
 /// Joins `path` onto `base` and removes `.` and `..` lexically (as `cd` does by default).
 pub fn join_normal(base: &Path, path: &str) -> PathBuf {
-    let joined = if path.starts_with('/') { PathBuf::from(path) } else { base.join(path) };
+    let joined = if path.starts_with('/') {
+        PathBuf::from(path)
+    } else {
+        base.join(path)
+    };
     let mut out = PathBuf::from("/");
     for comp in joined.components() {
         match comp {
@@ -632,11 +746,19 @@ fn output_of(inv: &Invocation) -> Source {
     let Some(program) = inv.program() else {
         return Source::Unknown(String::new());
     };
-    let literal_args = || -> Option<Vec<String>> { inv.argv[1..].iter().map(|w| w.as_literal()).collect() };
+    let literal_args =
+        || -> Option<Vec<String>> { inv.argv[1..].iter().map(|w| w.as_literal()).collect() };
     match program.as_str() {
         "echo" => match literal_args() {
             Some(args) => {
-                let args: Vec<String> = args.into_iter().skip_while(|a| a.starts_with('-') && a.len() > 1 && a[1..].chars().all(|c| "neE".contains(c))).collect();
+                let args: Vec<String> = args
+                    .into_iter()
+                    .skip_while(|a| {
+                        a.starts_with('-')
+                            && a.len() > 1
+                            && a[1..].chars().all(|c| "neE".contains(c))
+                    })
+                    .collect();
                 Source::Literal(args.join(" "))
             }
             None => Source::Unknown(program),
@@ -649,7 +771,9 @@ fn output_of(inv: &Invocation) -> Source {
             Input::From(source) => source.clone(),
             _ => Source::Unknown(program),
         },
-        "curl" | "wget" | "fetch" | "http" | "https" | "xh" | "aria2c" | "lynx" | "links" => Source::Download(program),
+        "curl" | "wget" | "fetch" | "http" | "https" | "xh" | "aria2c" | "lynx" | "links" => {
+            Source::Download(program)
+        }
         _ => Source::Unknown(program),
     }
 }
@@ -672,7 +796,11 @@ fn expand_braces(raw: &str) -> Option<Vec<String>> {
                     for m in members {
                         match m {
                             BraceExpressionMember::Child(inner) => alts.extend(expand(inner)?),
-                            BraceExpressionMember::NumberSequence { start, end, increment } => {
+                            BraceExpressionMember::NumberSequence {
+                                start,
+                                end,
+                                increment,
+                            } => {
                                 let step = increment.unsigned_abs().max(1);
                                 let count = start.abs_diff(*end) / step + 1;
                                 if count > LIMIT as u64 {
@@ -681,7 +809,11 @@ fn expand_braces(raw: &str) -> Option<Vec<String>> {
                                 let mut v = *start;
                                 for _ in 0..count {
                                     alts.push(v.to_string());
-                                    v = if start <= end { v.saturating_add(step as i64) } else { v.saturating_sub(step as i64) };
+                                    v = if start <= end {
+                                        v.saturating_add(step as i64)
+                                    } else {
+                                        v.saturating_sub(step as i64)
+                                    };
                                 }
                             }
                             BraceExpressionMember::CharSequence { start, end, .. } => {
@@ -689,8 +821,17 @@ fn expand_braces(raw: &str) -> Option<Vec<String>> {
                                 if a.abs_diff(b) as usize >= LIMIT {
                                     return None;
                                 }
-                                let range: Vec<u32> = if a <= b { (a..=b).collect() } else { (b..=a).rev().collect() };
-                                alts.extend(range.into_iter().filter_map(char::from_u32).map(String::from));
+                                let range: Vec<u32> = if a <= b {
+                                    (a..=b).collect()
+                                } else {
+                                    (b..=a).rev().collect()
+                                };
+                                alts.extend(
+                                    range
+                                        .into_iter()
+                                        .filter_map(char::from_u32)
+                                        .map(String::from),
+                                );
                             }
                         }
                     }

@@ -194,8 +194,8 @@ pub fn parse_word(raw: &str, origin_of: OriginOf<'_>) -> Result<Word, WordError>
 /// Parses a here-document body that undergoes expansion (unquoted delimiter).
 pub fn parse_heredoc_body(raw: &str, origin_of: OriginOf<'_>) -> Result<Word, WordError> {
     let options = super::parser_options();
-    let pieces = brush_parser::word::parse_heredoc(raw, &options)
-        .map_err(|_| WordError(raw.to_string()))?;
+    let pieces =
+        brush_parser::word::parse_heredoc(raw, &options).map_err(|_| WordError(raw.to_string()))?;
     let mut parts = Vec::new();
     convert(&pieces, raw, true, &mut parts, origin_of)?;
     Ok(Word {
@@ -262,7 +262,8 @@ fn convert(
                     }
                 }
             }
-            WordPiece::CommandSubstitution(code) | WordPiece::BackquotedCommandSubstitution(code) => {
+            WordPiece::CommandSubstitution(code)
+            | WordPiece::BackquotedCommandSubstitution(code) => {
                 let origin = origin_of(code);
                 out.push(Part::CommandSubst {
                     code: code.clone(),
@@ -450,7 +451,15 @@ mod tests {
 
     #[test]
     fn quote_removal_normalises_program_names() {
-        for raw in ["rm", "\\rm", "\"rm\"", "r''m", "'r'm", "$'\\x72m'", "$'\\162m'"] {
+        for raw in [
+            "rm",
+            "\\rm",
+            "\"rm\"",
+            "r''m",
+            "'r'm",
+            "$'\\x72m'",
+            "$'\\162m'",
+        ] {
             assert_eq!(word(raw).as_literal().as_deref(), Some("rm"), "{raw}");
         }
     }

@@ -21,7 +21,15 @@ impl Fixture {
         let root = std::fs::canonicalize(dir.path()).expect("canonical fixture path");
         let workspace = root.join("w");
         let home = root.join("home");
-        for d in ["build", "target", "src", "docs", "dest", "existing_dir", ".git"] {
+        for d in [
+            "build",
+            "target",
+            "src",
+            "docs",
+            "dest",
+            "existing_dir",
+            ".git",
+        ] {
             std::fs::create_dir_all(workspace.join(d)).expect("create fixture dir");
         }
         for d in [".ssh", ".aws", "projects"] {
