@@ -302,6 +302,38 @@ pub fn is_tool_form(args: &[OsString]) -> bool {
     false
 }
 
+/// Reads one `check --batch` record of at most MAX_INPUT_BYTES (+1 to detect excess); the rest of an oversized
+/// record is consumed without being stored. Returns None at the end of input.
+pub fn read_record(
+    input: &mut impl std::io::BufRead,
+    separator: u8,
+) -> std::io::Result<Option<(Vec<u8>, bool)>> {
+    let mut record = Vec::new();
+    let mut oversized = false;
+    let mut any = false;
+    loop {
+        let available = input.fill_buf()?;
+        if available.is_empty() {
+            return Ok(any.then_some((record, oversized)));
+        }
+        any = true;
+        let (chunk, done) = match available.iter().position(|&b| b == separator) {
+            Some(i) => (&available[..i], Some(i + 1)),
+            None => (available, None),
+        };
+        if !oversized {
+            let room = (crate::shell::MAX_INPUT_BYTES + 1).saturating_sub(record.len());
+            record.extend_from_slice(&chunk[..chunk.len().min(room)]);
+            oversized = record.len() > crate::shell::MAX_INPUT_BYTES;
+        }
+        let consumed = done.unwrap_or(available.len());
+        input.consume(consumed);
+        if done.is_some() {
+            return Ok(Some((record, oversized)));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -353,6 +385,24 @@ mod tests {
         ])));
         assert!(!is_tool_form(&os(&["-c", "check"])));
         assert!(!is_tool_form(&os(&["--timeout", "5", "-lc", "run"])));
+    }
+
+    #[test]
+    fn batch_records_split_on_the_separator_and_oversized_ones_are_flagged() {
+        let mut input = std::io::Cursor::new(b"a\nb b\n\nlast".to_vec());
+        let mut records = Vec::new();
+        while let Some(r) = read_record(&mut input, b'\n').unwrap() {
+            records.push(r);
+        }
+        let texts: Vec<&[u8]> = records.iter().map(|(b, _)| b.as_slice()).collect();
+        assert_eq!(texts, vec![&b"a"[..], b"b b", b"", b"last"]);
+        let big = vec![b'x'; crate::shell::MAX_INPUT_BYTES + 10];
+        let mut input = std::io::Cursor::new([big.as_slice(), b"\0next\0"].concat());
+        let (first, oversized) = read_record(&mut input, 0).unwrap().unwrap();
+        assert!(oversized);
+        assert_eq!(first.len(), crate::shell::MAX_INPUT_BYTES + 1);
+        assert_eq!(read_record(&mut input, 0).unwrap(), Some((b"next".to_vec(), false)));
+        assert_eq!(read_record(&mut input, 0).unwrap(), None);
     }
 
     #[test]

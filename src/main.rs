@@ -435,38 +435,6 @@ fn write_stdout(text: &str) -> Result<(), Fatal> {
     }
 }
 
-/// Reads one record of at most MAX_INPUT_BYTES (+1 to detect excess); the rest of an oversized
-/// record is consumed without being stored. Returns None at the end of input.
-fn read_record(
-    input: &mut impl BufRead,
-    separator: u8,
-) -> std::io::Result<Option<(Vec<u8>, bool)>> {
-    let mut record = Vec::new();
-    let mut oversized = false;
-    let mut any = false;
-    loop {
-        let available = input.fill_buf()?;
-        if available.is_empty() {
-            return Ok(any.then_some((record, oversized)));
-        }
-        any = true;
-        let (chunk, done) = match available.iter().position(|&b| b == separator) {
-            Some(i) => (&available[..i], Some(i + 1)),
-            None => (available, None),
-        };
-        if !oversized {
-            let room = (MAX_INPUT_BYTES + 1).saturating_sub(record.len());
-            record.extend_from_slice(&chunk[..chunk.len().min(room)]);
-            oversized = record.len() > MAX_INPUT_BYTES;
-        }
-        let consumed = done.unwrap_or(available.len());
-        input.consume(consumed);
-        if done.is_some() {
-            return Ok(Some((record, oversized)));
-        }
-    }
-}
-
 fn check_batch(global: &Global, null: bool) -> Result<i32, Fatal> {
     let mut evaluator = evaluator(global)?;
     let separator = if null { 0 } else { b'\n' };
@@ -475,7 +443,7 @@ fn check_batch(global: &Global, null: bool) -> Result<i32, Fatal> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     loop {
-        let (bytes, oversized) = match read_record(&mut input, separator) {
+        let (bytes, oversized) = match cli::read_record(&mut input, separator) {
             Ok(Some(r)) => r,
             Ok(None) => break,
             Err(e) => {
