@@ -401,7 +401,10 @@ mod tests {
         let (first, oversized) = read_record(&mut input, 0).unwrap().unwrap();
         assert!(oversized);
         assert_eq!(first.len(), crate::shell::MAX_INPUT_BYTES + 1);
-        assert_eq!(read_record(&mut input, 0).unwrap(), Some((b"next".to_vec(), false)));
+        assert_eq!(
+            read_record(&mut input, 0).unwrap(),
+            Some((b"next".to_vec(), false))
+        );
         assert_eq!(read_record(&mut input, 0).unwrap(), None);
     }
 

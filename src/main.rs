@@ -41,7 +41,12 @@ impl Fatal {
 }
 
 fn fail(f: Fatal) -> i32 {
-    eprintln!("warden: {}", f.message);
+    // A refusal already carries its `[tier] blocked:` prefix; other failures name warden.
+    if f.code == exit::DENIED {
+        eprintln!("{}", f.message);
+    } else {
+        eprintln!("warden: {}", f.message);
+    }
     f.code
 }
 

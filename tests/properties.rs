@@ -124,7 +124,12 @@ fn pathological_inputs_are_refused_quickly() {
         let ev = e.evaluate(Request::shell(input));
         let took = start.elapsed();
         assert!(took < BOUND, "{name}: took {took:?}");
-        assert_eq!(ev.decision(), Decision::Deny, "{name}: {}", ev.effective().verdict.reason);
+        assert_eq!(
+            ev.decision(),
+            Decision::Deny,
+            "{name}: {}",
+            ev.effective().verdict.reason
+        );
     }
 }
 
@@ -136,7 +141,12 @@ fn long_ordinary_scripts_are_still_decided_on_their_content() {
     e.budget = Duration::from_secs(10);
     let script = "echo building; cargo build\n".repeat(500);
     let ev = e.evaluate(Request::shell(script));
-    assert_eq!(ev.decision(), Decision::Allow, "{}", ev.effective().verdict.reason);
+    assert_eq!(
+        ev.decision(),
+        Decision::Allow,
+        "{}",
+        ev.effective().verdict.reason
+    );
     assert_eq!(ev.analysis.invocations.len(), 1000);
 }
 

@@ -533,10 +533,9 @@ pub(super) fn classify_program(inv: &Invocation, env: &Env, op: &mut Operation) 
                     "fmt" | "validate" | "completion" | "config" | "alias" | "auth" | "init"
                 )
             });
-            if !local
-                && !(offline_sub
-                    && matches!(name, "terraform" | "gh" | "glab" | "aws" | "gcloud" | "az"))
-            {
+            let offline = offline_sub
+                && matches!(name, "terraform" | "gh" | "glab" | "aws" | "gcloud" | "az");
+            if !(local || offline) {
                 op.effect = Effect::Network;
                 op.fact("net.use", format!("{name} uses the network"));
             }
@@ -570,15 +569,13 @@ pub(super) fn classify_program(inv: &Invocation, env: &Env, op: &mut Operation) 
             if matches!(
                 name,
                 "bash" | "sh" | "dash" | "zsh" | "ksh" | "mksh" | "ash" | "fish"
-            ) {
-                if let Some(script) = args.iter().find(|w| !lit(w).starts_with('-'))
-                    && !args.iter().any(|w| {
-                        let t = lit(w);
-                        t.starts_with('-') && !t.starts_with("--") && t.contains('c')
-                    })
-                {
-                    add_target(op, env, inv, script, Role::Read);
-                }
+            ) && let Some(script) = args.iter().find(|w| !lit(w).starts_with('-'))
+                && !args.iter().any(|w| {
+                    let t = lit(w);
+                    t.starts_with('-') && !t.starts_with("--") && t.contains('c')
+                })
+            {
+                add_target(op, env, inv, script, Role::Read);
             }
         }
         "sudo" | "doas" | "pkexec" | "run0" => {
@@ -1054,10 +1051,9 @@ fn copy(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
             "--delete-excluded",
             "--remove-source-files",
         ])
+        && let Some(t) = op.targets.iter_mut().rev().find(|t| t.role == Role::Write)
     {
-        if let Some(t) = op.targets.iter_mut().rev().find(|t| t.role == Role::Write) {
-            t.role = Role::DeleteUnder;
-        }
+        t.role = Role::DeleteUnder;
     }
     if let Some(r) = remote {
         op.effect = Effect::Network;
@@ -1872,13 +1868,8 @@ fn system_packages(op: &mut Operation, name: &str, args: &[Word]) {
             "system.packages",
             format!("{name} {verb} changes installed system packages"),
         );
-    } else if matches!(
-        verb.as_str(),
-        "search" | "info" | "show" | "download" | "fetch" | "outdated" | "policy" | "madison"
-    ) && !matches!(name, "brew")
-    {
-        op.effect = Effect::Read;
     } else {
+        // Queries (search, info, show, list, …) only read.
         op.effect = Effect::Read;
     }
 }
@@ -2692,17 +2683,10 @@ fn git(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
                 op.fact("git.history", "git pull --force can overwrite local refs");
             }
         }
-        "submodule" if has(&["update", "add", "sync", "init"]) && !has(&["status", "summary"]) => {
-            if has(&["update", "add"]) {
-                op.effect = Effect::Network;
-                op.fact(
-                    "net.use",
-                    format!(
-                        "git submodule {} talks to a remote",
-                        texts.first().cloned().unwrap_or_default()
-                    ),
-                );
-            }
+        "submodule" if has(&["update", "add"]) && !has(&["status", "summary"]) => {
+            op.effect = Effect::Network;
+            let verb = texts.first().cloned().unwrap_or_default();
+            op.fact("net.use", format!("git submodule {verb} talks to a remote"));
         }
         "remote" if has(&["update"]) || texts.first().is_some_and(|t| t == "prune") => {
             op.effect = Effect::Network;
@@ -2769,12 +2753,11 @@ fn git(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
         "gc" if texts.iter().any(|t| t.starts_with("--prune")) => {
             op.fact("git.history", "git gc --prune drops unreachable commits")
         }
-        "rm" => {
-            if !has(&["--cached"]) {
-                op.effect = Effect::Delete;
-                for w in rest.iter().filter(|w| !lit(w).starts_with('-')) {
-                    add_target(op, env, &scoped, w, Role::Delete);
-                }
+        // `git rm --cached` only unstages; it falls through to the ordinary arm below.
+        "rm" if !has(&["--cached"]) => {
+            op.effect = Effect::Delete;
+            for w in rest.iter().filter(|w| !lit(w).starts_with('-')) {
+                add_target(op, env, &scoped, w, Role::Delete);
             }
         }
         "mv" => {
@@ -2820,10 +2803,10 @@ fn git(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
                 if t.starts_with('-') {
                     continue;
                 }
-                if sub == "add" || sub == "diff" || sub == "show" || sub == "blame" {
-                    if super::secrets::secret_kind(&t).is_some() {
-                        add_target(op, env, &scoped, w, Role::Read);
-                    }
+                if matches!(sub.as_str(), "add" | "diff" | "show" | "blame")
+                    && super::secrets::secret_kind(&t).is_some()
+                {
+                    add_target(op, env, &scoped, w, Role::Read);
                 }
             }
         }

@@ -73,11 +73,10 @@ pub struct Verdict {
 
 /// The outcome of deciding: the winning verdict and every verdict considered, in order.
 #[derive(Clone, Debug, Serialize)]
+#[non_exhaustive]
 pub struct Decided {
     pub verdict: Verdict,
     pub trace: Vec<Verdict>,
-    #[serde(skip)]
-    _sealed: (),
 }
 
 /// The loaded rule set.
@@ -190,11 +189,7 @@ pub fn decide(ops: &[Operation], policy: &Policy) -> Decided {
             operation: 0,
             fact: None,
         });
-    Decided {
-        verdict,
-        trace,
-        _sealed: (),
-    }
+    Decided { verdict, trace }
 }
 
 /// What an authorised request will run.

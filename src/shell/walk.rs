@@ -241,7 +241,7 @@ impl<'a> Walker<'a> {
                 self.calling.push(name);
                 let mut sub = scope.clone();
                 if let Some(list) = &def.body.1 {
-                    let (redirs, _) = self.convert_redirects(&list.0, depth, &mut sub);
+                    let (redirs, _) = self.convert_redirects(&list.0, depth, &sub);
                     self.emit_bare_redirects(redirs, &sub, depth);
                 }
                 self.walk_compound(
@@ -442,32 +442,30 @@ impl<'a> Walker<'a> {
         let (redirects, redirected_input) = self.convert_redirects(&owned, depth, scope);
         let input = redirected_input.unwrap_or(input);
 
-        if let Some(first) = argv.first() {
-            if let Some(name) = first.as_literal() {
-                if self.aliases.contains(&name) {
+        if let Some(name) = argv.first().and_then(|first| first.as_literal()) {
+            if self.aliases.contains(&name) {
+                self.finding(
+                    FindingKind::AliasUsed,
+                    format!("alias `{name}` is used after being defined"),
+                );
+            }
+            if self.functions.contains(&name) {
+                if self.calling.contains(&name) && (pos.in_pipeline || pos.background) {
                     self.finding(
-                        FindingKind::AliasUsed,
-                        format!("alias `{name}` is used after being defined"),
+                        FindingKind::ForkBomb,
+                        format!("function `{name}` spawns copies of itself"),
                     );
                 }
-                if self.functions.contains(&name) {
-                    if self.calling.contains(&name) && (pos.in_pipeline || pos.background) {
-                        self.finding(
-                            FindingKind::ForkBomb,
-                            format!("function `{name}` spawns copies of itself"),
-                        );
-                    }
-                    // Function bodies were walked at definition; the call's own words were parsed.
-                    self.emit_bare_redirects(redirects, scope, depth);
-                    return Source::Unknown(name);
-                }
-                if name == "alias" {
-                    for arg in &argv[1..] {
-                        if let Some(def) = arg.as_literal()
-                            && let Some((alias, _)) = def.split_once('=')
-                        {
-                            self.aliases.insert(alias.to_string());
-                        }
+                // Function bodies were walked at definition; the call's own words were parsed.
+                self.emit_bare_redirects(redirects, scope, depth);
+                return Source::Unknown(name);
+            }
+            if name == "alias" {
+                for arg in &argv[1..] {
+                    if let Some(def) = arg.as_literal()
+                        && let Some((alias, _)) = def.split_once('=')
+                    {
+                        self.aliases.insert(alias.to_string());
                     }
                 }
             }
@@ -587,10 +585,11 @@ impl<'a> Walker<'a> {
                         }
                         ast::IoFileRedirectTarget::ProcessSubstitution(_, sub) => {
                             let w = self.process_substitution(sub, depth, scope);
-                            if kind == RedirectKind::Read && fd.unwrap_or(0) == 0 {
-                                if let Some(origin) = w.origin() {
-                                    input = Some(Input::From(origin.clone()));
-                                }
+                            if kind == RedirectKind::Read
+                                && fd.unwrap_or(0) == 0
+                                && let Some(origin) = w.origin()
+                            {
+                                input = Some(Input::From(origin.clone()));
                             }
                             // The pipe itself is not a file warden needs to judge.
                             continue;
