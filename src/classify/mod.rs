@@ -114,6 +114,10 @@ pub struct Env<'a> {
     pub ctx: &'a Context,
     pub workspace: PathBuf,
     pub home: String,
+    /// Symbolic links created earlier in the same request (`ln -s / x; rm -rf x/`): they do not
+    /// exist on disk yet, so later targets are resolved through them here. None: a target
+    /// computed at run time.
+    links: std::cell::RefCell<Vec<(PathBuf, Option<PathBuf>)>>,
 }
 
 impl<'a> Env<'a> {
@@ -122,11 +126,48 @@ impl<'a> Env<'a> {
             ctx,
             workspace: paths::real_workspace(ctx),
             home: ctx.home.to_string_lossy().into_owned(),
+            links: std::cell::RefCell::new(Vec::new()),
         }
     }
 
     pub fn resolve(&self, word: &Word, cwd: &Option<PathBuf>) -> Resolved {
-        paths::resolve(word, cwd, self.ctx, &self.workspace)
+        let mut resolved = paths::resolve(word, cwd, self.ctx, &self.workspace);
+        self.through_new_links(&mut resolved);
+        resolved
+    }
+
+    /// Records a symbolic link the request creates.
+    pub(crate) fn add_link(&self, link: PathBuf, target: Option<PathBuf>) {
+        self.links.borrow_mut().push((link, target));
+    }
+
+    fn through_new_links(&self, resolved: &mut Resolved) {
+        let links = self.links.borrow();
+        let Some(path) = resolved.path.clone() else {
+            return;
+        };
+        let follows = resolved.written.ends_with('/') || resolved.written.ends_with("/.");
+        for (link, target) in links.iter().rev() {
+            let Ok(rest) = path.strip_prefix(link) else {
+                continue;
+            };
+            if rest.as_os_str().is_empty() && !follows {
+                continue; // the link itself, not what it points to
+            }
+            match target {
+                Some(target) => {
+                    let through = paths::real_path(&target.join(rest), follows);
+                    resolved.place = paths::place_of(&through, self.ctx, &self.workspace);
+                    resolved.exists = std::fs::symlink_metadata(&through).is_ok();
+                    resolved.path = Some(through);
+                }
+                None => {
+                    resolved.place = Place::Dynamic;
+                    resolved.path = None;
+                }
+            }
+            return;
+        }
     }
 }
 
@@ -435,6 +476,12 @@ fn judge_delete(t: &Target, shown: &str, inv: &Invocation, env: &Env, op: &mut O
 
 /// Secret check for a target, seeing through globs (pattern samples and the real directory).
 fn secret_of(r: &Resolved, _env: &Env) -> Option<&'static str> {
+    if r.path.is_none() {
+        return r
+            .known_texts
+            .iter()
+            .find_map(|t| secrets::secret_kind(t).or_else(|| secrets::glob_could_match_secret(t)));
+    }
     let path = r.path.as_ref()?;
     let text = path.to_string_lossy();
     if let Some(kind) = secrets::secret_kind(&text) {
@@ -452,6 +499,33 @@ fn secret_of(r: &Resolved, _env: &Env) -> Option<&'static str> {
             .find_map(|p| secrets::is_secret_path(p));
     }
     None
+}
+
+/// Helper for programs: a recursive read of a directory (`grep -r`, `cp -r`, `tar c`) reads every
+/// secret inside it too.
+pub(crate) fn judge_tree_read(
+    op: &mut Operation,
+    env: &Env,
+    inv: &Invocation,
+    word: &Word,
+    hidden: bool,
+    excludes: &[String],
+) {
+    let r = env.resolve(word, &inv.cwd);
+    let Some(path) = r.path else { return };
+    if let Some((found, kind)) = secrets::find_in_tree(&path, hidden, excludes) {
+        let inside = found
+            .strip_prefix(&path)
+            .map(|p| p.display().to_string())
+            .unwrap_or_else(|_| found.display().to_string());
+        op.fact(
+            "secret.read",
+            format!(
+                "{} reads {} recursively, including {inside}, which is {kind}",
+                op.program, r.written
+            ),
+        );
+    }
 }
 
 /// Helper for programs: resolves a word and records it as a target with a role.

@@ -49,6 +49,10 @@ pub struct Resolved {
     /// The word contains a `..` component.
     pub traversal: bool,
     pub exists: bool,
+    /// For a dynamic word: what it would say if its substitutions of known text (`$(echo .env)`)
+    /// produce that text. Used to see secrets through them; never to allow a deletion.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub known_texts: Vec<String>,
 }
 
 const SYSTEM_DIRS: &[&str] = &[
@@ -147,6 +151,7 @@ pub fn resolve(word: &Word, cwd: &Option<PathBuf>, ctx: &Context, workspace: &Pa
         bare_glob,
         traversal,
         exists,
+        known_texts: Vec::new(),
     }
 }
 
@@ -159,7 +164,40 @@ fn dynamic(word: &Word) -> Resolved {
         bare_glob: false,
         traversal: false,
         exists: false,
+        known_texts: known_texts(word),
     }
+}
+
+/// The texts a word could take when its command substitutions print known text: each printed
+/// token, and the whole word when every dynamic part is such a substitution.
+fn known_texts(word: &Word) -> Vec<String> {
+    use crate::shell::{Part, Source};
+    let mut whole = String::new();
+    let mut complete = true;
+    let mut texts = Vec::new();
+    for part in &word.parts {
+        match part {
+            Part::Lit { text, .. } => whole.push_str(text),
+            Part::Home => whole.push('~'),
+            Part::CommandSubst {
+                origin: Source::Literal(out),
+                ..
+            }
+            | Part::ProcSubst {
+                origin: Source::Literal(out),
+                ..
+            } => {
+                let out = out.trim_end_matches('\n');
+                whole.push_str(out);
+                texts.extend(out.split_whitespace().map(str::to_string));
+            }
+            _ => complete = false,
+        }
+    }
+    if complete && !texts.is_empty() {
+        texts.push(whole);
+    }
+    texts
 }
 
 /// Resolves the directory part through the real filesystem, keeping the last component unless

@@ -5,7 +5,11 @@
 //! secret paths and URLs are still seen. Invariant: an option this table does not know is a flag,
 //! never a value-taker, so a path operand cannot be hidden behind an unknown option.
 
-use super::{Effect, Env, Operation, Role, add_target, known_input, literal_value};
+use super::{
+    Effect, Env, Operation, Role, add_target, judge_tree_read, known_input, literal_value,
+};
+use std::path::{Path, PathBuf};
+
 use crate::shell::{Input, Invocation, Source, Word};
 
 /// Option grammar for one program: short letters and long names that take a value.
@@ -207,6 +211,8 @@ pub(super) fn classify_program(inv: &Invocation, env: &Env, op: &mut Operation) 
                 },
             );
             op.effect = Effect::Write;
+            let recursive = a.has(&["-r", "-R", "--recurse-paths"]);
+            let excludes: Vec<String> = a.values(&["-x", "--exclude"]).iter().map(lit).collect();
             for (i, w) in a.operands.iter().enumerate() {
                 add_target(
                     op,
@@ -215,6 +221,9 @@ pub(super) fn classify_program(inv: &Invocation, env: &Env, op: &mut Operation) 
                     w,
                     if i == 0 { Role::Write } else { Role::Read },
                 );
+                if i > 0 && recursive {
+                    judge_tree_read(op, env, inv, w, true, &excludes);
+                }
             }
         }
         "unzip" => {
@@ -621,7 +630,78 @@ pub(super) fn classify_program(inv: &Invocation, env: &Env, op: &mut Operation) 
 
 /// Unknown programs run code; their path-like operands are read (for the secret rules) and URL
 /// arguments reach the network.
+/// Recursive searches reach every file below their roots, secrets included.
+fn recursive_search(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
+    let name = op.program.as_str();
+    let mut recursive = matches!(name, "rgrep" | "rg" | "ag" | "ack");
+    let mut hidden = !matches!(name, "rg" | "ag");
+    let mut excludes = Vec::new();
+    let mut pattern_given = false;
+    let mut operands = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let t = lit(&args[i]);
+        match t.as_str() {
+            "--" => {
+                operands.extend(args[i + 1..].iter().cloned());
+                break;
+            }
+            "-r" | "-R" | "--recursive" | "--dereference-recursive" => recursive = true,
+            "--hidden" | "-." | "-uu" | "-uuu" => hidden = true,
+            "-e" | "-f" | "--regexp" | "--file" => {
+                pattern_given = true;
+                i += 1;
+            }
+            "-d" | "--directories" if args.get(i + 1).is_some_and(|w| lit(w) == "recurse") => {
+                recursive = true;
+                i += 1;
+            }
+            "-A" | "-B" | "-C" | "-m" | "-D" | "-g" | "--glob" | "-t" | "--type" | "-T"
+            | "--type-not" | "-M" | "-j" | "--max-count" | "--context" | "--iglob"
+            | "--encoding" => {
+                i += 1;
+            }
+            "--directories=recurse" => recursive = true,
+            _ if t.starts_with("--exclude=") || t.starts_with("--exclude-dir=") => {
+                excludes.push(
+                    t.split_once('=')
+                        .map(|(_, v)| v.to_string())
+                        .unwrap_or_default(),
+                );
+            }
+            _ if t.starts_with("--regexp=") || t.starts_with("--file=") => pattern_given = true,
+            _ if t.starts_with("--") => {}
+            _ if t.starts_with('-') && t.len() > 1 => {
+                recursive |= t.contains(['r', 'R']);
+                if t.contains('e') {
+                    pattern_given = true;
+                }
+            }
+            _ => operands.push(args[i].clone()),
+        }
+        i += 1;
+    }
+    if !recursive || (name != "ag" && name != "rg" && !hidden) {
+        return;
+    }
+    if !pattern_given && !operands.is_empty() {
+        operands.remove(0);
+    }
+    if operands.is_empty() {
+        operands.push(Word::literal("."));
+    }
+    for w in &operands {
+        judge_tree_read(op, env, inv, w, hidden, &excludes);
+    }
+}
+
 fn generic(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
+    if matches!(
+        op.program.as_str(),
+        "grep" | "egrep" | "fgrep" | "rgrep" | "rg" | "ag" | "ack" | "zgrep"
+    ) {
+        recursive_search(inv, env, op, args);
+    }
     op.effect = Effect::Exec;
     let reader = matches!(
         op.program.as_str(),
@@ -755,13 +835,8 @@ fn generic(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
             continue;
         }
         let Some(text) = w.as_literal() else {
-            if w.has_glob()
-                || w.parts
-                    .iter()
-                    .any(|p| matches!(p, crate::shell::Part::Home))
-            {
-                add_target(op, env, inv, w, Role::Read);
-            }
+            // Globs, `~` and substitutions of known text are resolved (and checked for secrets).
+            add_target(op, env, inv, w, Role::Read);
             continue;
         };
         if matches!(
@@ -961,8 +1036,98 @@ fn mv(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
     }
 }
 
+/// `ln -s TARGET… [LINK|DIR]`: remembers the links so that later commands of the same request
+/// are resolved through them.
+fn register_symlinks(inv: &Invocation, env: &Env, args: &[Word]) {
+    let mut symbolic = false;
+    let mut target_dir: Option<Word> = None;
+    let mut operands: Vec<&Word> = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let t = lit(&args[i]);
+        if t == "--" {
+            operands.extend(args[i + 1..].iter());
+            break;
+        }
+        if t == "--symbolic" {
+            symbolic = true;
+        } else if t == "-t" || t == "--target-directory" {
+            target_dir = args.get(i + 1).cloned();
+            i += 1;
+        } else if let Some(dir) = t.strip_prefix("--target-directory=") {
+            target_dir = Some(Word::literal(dir));
+        } else if t == "-S" || t == "--suffix" {
+            i += 1;
+        } else if t.starts_with('-') && !t.starts_with("--") && t.len() > 1 {
+            symbolic |= t.contains('s');
+        } else if !t.starts_with("--") {
+            operands.push(&args[i]);
+        }
+        i += 1;
+    }
+    if !symbolic || operands.is_empty() {
+        return;
+    }
+    let Some(cwd) = inv.cwd.clone() else { return };
+    let (targets, place): (Vec<&Word>, Option<Word>) = match target_dir {
+        Some(dir) => (operands, Some(dir)),
+        None if operands.len() == 1 => (operands, None),
+        None => {
+            let Some((last, rest)) = operands.split_last() else {
+                return;
+            };
+            (rest.to_vec(), Some((*last).clone()))
+        }
+    };
+    for target in targets {
+        let target_text = match target.value(&env.home) {
+            crate::shell::Value::Literal(t) => Some(t),
+            _ => None,
+        };
+        let name = target_text
+            .as_deref()
+            .map(|t| {
+                t.trim_end_matches('/')
+                    .rsplit('/')
+                    .next()
+                    .unwrap_or(t)
+                    .to_string()
+            })
+            .unwrap_or_default();
+        let link = match &place {
+            None => cwd.join(&name),
+            Some(p) => {
+                let Some(path) = env.resolve(p, &inv.cwd).path else {
+                    continue;
+                };
+                if path.is_dir() {
+                    path.join(&name)
+                } else {
+                    path
+                }
+            }
+        };
+        let resolved_target = target_text.map(|t| {
+            let base = link
+                .parent()
+                .map(Path::to_path_buf)
+                .unwrap_or_else(|| cwd.clone());
+            let joined = if t.starts_with('/') {
+                PathBuf::from(&t)
+            } else {
+                base.join(&t)
+            };
+            super::paths::real_path(&joined, true)
+        });
+        env.add_link(link, resolved_target);
+    }
+}
+
 fn copy(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
     let name = op.program.clone();
+    if name == "ln" {
+        register_symlinks(inv, env, args);
+    }
     let opts = match name.as_str() {
         "rsync" => Opts {
             short: "eTfB",
@@ -1029,10 +1194,26 @@ fn copy(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
         },
     };
     let mut remote = None;
+    let recursive = name != "ln"
+        && args.iter().any(|w| {
+            let t = lit(w);
+            matches!(t.as_str(), "--recursive" | "--archive" | "--mirror")
+                || (t.starts_with('-') && !t.starts_with("--") && t.contains(['r', 'R', 'a']))
+        });
+    let excludes: Vec<String> = args
+        .iter()
+        .map(lit)
+        .filter_map(|t| t.strip_prefix("--exclude=").map(str::to_string))
+        .collect();
     for s in &sources {
         match is_remote(s) {
             Some(r) => remote = Some(r),
-            None => add_target(op, env, inv, s, Role::Read),
+            None => {
+                add_target(op, env, inv, s, Role::Read);
+                if recursive {
+                    judge_tree_read(op, env, inv, s, true, &excludes);
+                }
+            }
         }
     }
     if let Some(d) = dest {
@@ -1317,8 +1498,15 @@ fn tar(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
         add_target(op, env, inv, &dir, Role::Write);
     }
     if create {
+        let excludes: Vec<String> = normalised
+            .iter()
+            .map(lit)
+            .filter_map(|t| t.strip_prefix("--exclude=").map(str::to_string))
+            .chain(a.values(&["--exclude"]).iter().map(lit))
+            .collect();
         for w in &a.operands {
             add_target(op, env, inv, w, Role::Read);
+            judge_tree_read(op, env, inv, w, true, &excludes);
         }
     }
 }
@@ -1588,10 +1776,14 @@ fn systemctl(op: &mut Operation, args: &[Word]) {
                 "--state",
                 "--root",
                 "--kill-whom",
+                "--when",
             ],
         },
     );
     let verb = a.operands.first().map(|w| lit(w)).unwrap_or_default();
+    if !verb.is_empty() {
+        op.subcommand = Some(verb.clone());
+    }
     match verb.as_str() {
         "poweroff" | "reboot" | "halt" | "kexec" | "soft-reboot" => {
             op.effect = Effect::System;

@@ -194,6 +194,50 @@ pub fn glob_could_match_secret(pattern: &str) -> Option<&'static str> {
         .and_then(|s| secret_kind(&format!("{dir}{s}")))
 }
 
+/// Looks for a secret file inside a directory tree that a recursive reader would reach
+/// (`grep -r`, `cp -r`, `tar c`). Breadth-first, without following symlinks, skipping names that
+/// match `excludes` and (unless `hidden`) dot-files; bounded in entries so the check stays cheap.
+pub fn find_in_tree(
+    root: &Path,
+    hidden: bool,
+    excludes: &[String],
+) -> Option<(std::path::PathBuf, &'static str)> {
+    const MAX_ENTRIES: usize = 5_000;
+    const SKIP: &[&str] = &[".git", "node_modules", "target", ".venv", "__pycache__"];
+    let meta = std::fs::symlink_metadata(root).ok()?;
+    if !meta.is_dir() {
+        return None;
+    }
+    let mut queue = std::collections::VecDeque::from([root.to_path_buf()]);
+    let mut seen = 0;
+    while let Some(dir) = queue.pop_front() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.filter_map(Result::ok) {
+            seen += 1;
+            if seen > MAX_ENTRIES {
+                return None;
+            }
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if (!hidden && name.starts_with('.')) || excludes.iter().any(|g| glob_match(g, &name)) {
+                continue;
+            }
+            let path = entry.path();
+            if let Some(kind) = secret_kind(&path.to_string_lossy()) {
+                return Some((path, kind));
+            }
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            if kind.is_dir() && !SKIP.contains(&name.as_str()) {
+                queue.push_back(path);
+            }
+        }
+    }
+    None
+}
+
 /// Convenience for paths.
 pub fn is_secret_path(path: &Path) -> Option<&'static str> {
     secret_kind(&path.to_string_lossy())
