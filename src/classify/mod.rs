@@ -193,10 +193,52 @@ pub fn classify(analysis: &Analysis, ctx: &Context) -> Vec<Operation> {
         }
         ops.push(op);
     }
+    // Files this request writes, in order: running one of them afterwards runs code that did
+    // not exist (in that form) when the request was judged.
+    let mut written: Vec<PathBuf> = Vec::new();
     for inv in &analysis.invocations {
-        ops.push(classify_invocation(inv, &env));
+        let mut op = classify_invocation(inv, &env);
+        if let Some(script) = executed_script(inv, &op, &env)
+            && written.contains(&script)
+        {
+            op.fact(
+                "code.unknown_origin",
+                format!(
+                    "{} is written earlier in this command, then run",
+                    script.display()
+                ),
+            );
+        }
+        for t in &op.targets {
+            if matches!(t.role, Role::Write | Role::Truncate)
+                && let Some(path) = &t.resolved.path
+            {
+                written.push(path.clone());
+            }
+        }
+        ops.push(op);
     }
     ops
+}
+
+/// The script file an invocation runs: a shell's or `source`'s script operand, or a program
+/// named by path.
+fn executed_script(inv: &Invocation, op: &Operation, env: &Env) -> Option<PathBuf> {
+    let first = inv.argv.first()?;
+    if first.as_literal().is_some_and(|p| p.contains('/')) {
+        return env.resolve(first, &inv.cwd).path;
+    }
+    if matches!(
+        op.program.as_str(),
+        "bash" | "sh" | "dash" | "zsh" | "ksh" | "mksh" | "ash" | "source" | "."
+    ) {
+        return op
+            .targets
+            .iter()
+            .find(|t| t.role == Role::Read)
+            .and_then(|t| t.resolved.path.clone());
+    }
+    None
 }
 
 /// Classifies one invocation.
@@ -445,6 +487,18 @@ fn judge_delete(t: &Target, shown: &str, inv: &Invocation, env: &Env, op: &mut O
             format!("deletes {shown}, the workspace root itself"),
         ),
         Place::Inside => {
+            // The repository itself: its history cannot be rebuilt from the working tree.
+            if r.path
+                .as_ref()
+                .and_then(|p| p.file_name())
+                .is_some_and(|n| n == ".git")
+                && t.role == Role::Delete
+            {
+                op.fact(
+                    "git.history",
+                    format!("deletes {shown}, the repository's history"),
+                );
+            }
             if r.bare_glob
                 && r.path
                     .as_ref()

@@ -9,7 +9,8 @@
 
 use super::walk::{Scope, Walker, join_normal};
 use super::word::{Part, Source, Value, Word};
-use super::{FindingKind, Input, Invocation, program_name};
+use super::{FindingKind, Input, Invocation, MAX_INPUT_BYTES, program_name};
+use std::path::PathBuf;
 
 /// Option grammar of a wrapper: which short letters and long names take a value, and how many
 /// positional operands come before the wrapped command.
@@ -617,12 +618,95 @@ impl Walker<'_> {
     }
 
     fn walk_source(&mut self, inv: Invocation, scope: &mut Scope) -> Option<Invocation> {
-        if let Some(script) = inv.argv.get(1)
-            && let Some(origin) = script.origin()
-        {
-            self.code_from(origin.clone(), &inv, scope, "source");
+        if let Some(script) = inv.argv.get(1) {
+            match script.origin() {
+                Some(origin) => self.code_from(origin.clone(), &inv, scope, "source"),
+                // `source` runs in the current shell: its `cd` carries on.
+                None => self.walk_script_file(script, &inv, scope, true),
+            }
         }
         Some(inv)
+    }
+
+    /// Reads a shell script named on the command line and walks it like inline code. A script
+    /// that does not exist yet (written by the same request) cannot be checked.
+    fn walk_script_file(
+        &mut self,
+        script: &Word,
+        inv: &Invocation,
+        scope: &mut Scope,
+        same_shell: bool,
+    ) {
+        let Some(text) = self.code_text(script) else {
+            self.dynamic_code(std::slice::from_ref(script), "shell");
+            return;
+        };
+        let path = if text.starts_with('/') {
+            PathBuf::from(&text)
+        } else {
+            match &scope.cwd {
+                Some(cwd) => cwd.join(&text),
+                None => {
+                    self.finding(
+                        FindingKind::UnknownCodeToShell,
+                        format!("script {text} is run from a directory that is not known"),
+                    );
+                    return;
+                }
+            }
+        };
+        match read_script(&path) {
+            Ok(code) => {
+                if same_shell {
+                    self.walk_code(&code, inv.depth + 1, scope, Input::Inherited);
+                } else {
+                    let mut sub = scope.clone();
+                    self.walk_code(&code, inv.depth + 1, &mut sub, Input::Inherited);
+                }
+            }
+            Err(ScriptError::Missing) => self.finding(
+                FindingKind::UnknownCodeToShell,
+                format!("script {text} does not exist before the command runs; its content cannot be checked"),
+            ),
+            Err(ScriptError::TooLarge) => self.finding(FindingKind::TooLarge, format!("script {text} is over {MAX_INPUT_BYTES} bytes")),
+            Err(ScriptError::NotText) => {
+                self.finding(FindingKind::UnknownCodeToShell, format!("script {text} is not text a shell can be checked on"))
+            }
+            Err(ScriptError::NotAFile) => {}
+        }
+    }
+
+    /// A program named by path (`./deploy.sh`): when it is a shell script (by its `#!` line, or
+    /// text without one, which bash runs itself), its code is walked too.
+    pub(super) fn walk_executable(&mut self, inv: &Invocation, scope: &mut Scope) {
+        let Some(text) = inv.argv.first().and_then(|w| self.code_text(w)) else {
+            return;
+        };
+        let Some(path) = (if text.starts_with('/') {
+            Some(PathBuf::from(&text))
+        } else {
+            scope.cwd.as_ref().map(|c| c.join(&text))
+        }) else {
+            return;
+        };
+        let Ok(code) = read_script(&path) else { return };
+        let shell_script = match code.lines().next().and_then(|l| l.strip_prefix("#!")) {
+            Some(shebang) => {
+                let mut words = shebang.split_whitespace();
+                let first = words.next().map(program_name).unwrap_or_default();
+                let interpreter = if first == "env" {
+                    words.find(|w| !w.starts_with('-')).unwrap_or_default()
+                } else {
+                    first
+                };
+                is_shell(interpreter)
+            }
+            None => true,
+        };
+        if shell_script {
+            let mut sub = scope.clone();
+            self.walk_code(&code, inv.depth + 1, &mut sub, Input::Inherited);
+        }
     }
 
     /// `bash [options] [-c STRING [NAME [ARGS…]] | FILE [ARGS…]]`, and reading stdin otherwise.
@@ -661,8 +745,9 @@ impl Walker<'_> {
                     || script.as_literal().as_deref() == Some("/dev/stdin")
                 {
                     self.code_from_input(&inv, scope);
+                } else {
+                    self.walk_script_file(script, &inv, scope, false);
                 }
-                // Otherwise a script file: it runs as a program (judged by the classifier).
             }
             _ => self.code_from_input(&inv, scope),
         }
@@ -793,4 +878,26 @@ fn su_command(argv: &[Word]) -> Option<Word> {
         i += 1;
     }
     None
+}
+
+enum ScriptError {
+    Missing,
+    NotAFile,
+    TooLarge,
+    NotText,
+}
+
+fn read_script(path: &std::path::Path) -> Result<String, ScriptError> {
+    let meta = std::fs::metadata(path).map_err(|_| ScriptError::Missing)?;
+    if !meta.is_file() {
+        return Err(ScriptError::NotAFile);
+    }
+    if meta.len() > MAX_INPUT_BYTES as u64 {
+        return Err(ScriptError::TooLarge);
+    }
+    let bytes = std::fs::read(path).map_err(|_| ScriptError::NotText)?;
+    if bytes.contains(&0) {
+        return Err(ScriptError::NotText);
+    }
+    String::from_utf8(bytes).map_err(|_| ScriptError::NotText)
 }

@@ -497,6 +497,14 @@ impl<'a> Walker<'a> {
             None => return Source::Unknown(String::new()),
         };
         self.track_cwd(&inv, scope);
+        if inv
+            .argv
+            .first()
+            .and_then(|w| w.as_literal())
+            .is_some_and(|p| p.contains('/'))
+        {
+            self.walk_executable(&inv, scope);
+        }
         let source = output_of(&inv);
         self.out.invocations.push(inv);
         source

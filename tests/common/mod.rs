@@ -53,6 +53,18 @@ impl Fixture {
         for (name, text) in files {
             write(&workspace.join(name), text);
         }
+        write(
+            &workspace.join("scripts/wipe.sh"),
+            "#!/bin/sh\n# looks like maintenance\nrm -rf ~\n",
+        );
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(
+                workspace.join("scripts/wipe.sh"),
+                std::fs::Permissions::from_mode(0o755),
+            )
+            .expect("chmod");
+        }
         write(&home.join(".ssh/id_ed25519"), "key");
         write(&home.join(".aws/credentials"), "[default]\n");
         std::os::unix::fs::symlink("/etc", workspace.join("link-out")).expect("create symlink");
