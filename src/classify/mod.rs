@@ -196,18 +196,24 @@ pub fn classify(analysis: &Analysis, ctx: &Context) -> Vec<Operation> {
     // Files this request writes, in order: running one of them afterwards runs code that did
     // not exist (in that form) when the request was judged.
     let mut written: Vec<PathBuf> = Vec::new();
+    let mut earlier_may_write = false;
     for inv in &analysis.invocations {
         let mut op = classify_invocation(inv, &env);
-        if let Some(script) = executed_script(inv, &op, &env)
-            && written.contains(&script)
-        {
-            op.fact(
-                "code.unknown_origin",
-                format!(
-                    "{} is written earlier in this command, then run",
-                    script.display()
-                ),
-            );
+        if let Some(script) = executed_script(inv, &op, &env) {
+            if written.contains(&script) {
+                op.fact(
+                    "code.unknown_origin",
+                    format!(
+                        "{} is written earlier in this command, then run",
+                        script.display()
+                    ),
+                );
+            } else if earlier_may_write && std::fs::symlink_metadata(&script).is_err() {
+                op.fact(
+                    "code.unknown_origin",
+                    format!("{} does not exist yet and an earlier command may create it; its content cannot be checked", script.display()),
+                );
+            }
         }
         for t in &op.targets {
             if matches!(t.role, Role::Write | Role::Truncate)
@@ -216,9 +222,20 @@ pub fn classify(analysis: &Analysis, ctx: &Context) -> Vec<Operation> {
                 written.push(path.clone());
             }
         }
+        earlier_may_write |= may_write(&op);
         ops.push(op);
     }
     ops
+}
+
+/// Whether an operation could create files: anything but reads and shell bookkeeping.
+fn may_write(op: &Operation) -> bool {
+    const PURE: &[&str] = &[
+        "cd", "pushd", "popd", "export", "set", "shopt", "true", "false", "test", "[", "[[",
+        "echo", "printf", "unset", "local", "declare", "alias", ":",
+    ];
+    let writes_target = op.targets.iter().any(|t| !matches!(t.role, Role::Read));
+    writes_target || !(op.effect == Effect::Read || PURE.contains(&op.program.as_str()))
 }
 
 /// The script file an invocation runs: a shell's or `source`'s script operand, or a program

@@ -664,14 +664,17 @@ impl Walker<'_> {
                     self.walk_code(&code, inv.depth + 1, &mut sub, Input::Inherited);
                 }
             }
-            Err(ScriptError::Missing) => self.finding(
-                FindingKind::UnknownCodeToShell,
-                format!("script {text} does not exist before the command runs; its content cannot be checked"),
+            // A missing script fails when run, unless the same request creates it first; the
+            // classifier sees the request's writes and judges that case.
+            Err(ScriptError::Missing) => {}
+            Err(ScriptError::TooLarge) => self.finding(
+                FindingKind::TooLarge,
+                format!("script {text} is over {MAX_INPUT_BYTES} bytes"),
             ),
-            Err(ScriptError::TooLarge) => self.finding(FindingKind::TooLarge, format!("script {text} is over {MAX_INPUT_BYTES} bytes")),
-            Err(ScriptError::NotText) => {
-                self.finding(FindingKind::UnknownCodeToShell, format!("script {text} is not text a shell can be checked on"))
-            }
+            Err(ScriptError::NotText) => self.finding(
+                FindingKind::UnknownCodeToShell,
+                format!("script {text} is not text a shell can be checked on"),
+            ),
             Err(ScriptError::NotAFile) => {}
         }
     }
