@@ -24,6 +24,10 @@ pub const MAX_DEPTH: usize = 8;
 /// Syntactic nesting (parentheses, braces) deeper than this is refused before parsing, because the
 /// grammar crate recurses on it and would exhaust the stack.
 pub const MAX_NESTING: usize = 96;
+/// Parentheses nested deeper than this are refused before parsing: the grammar crate
+/// backtracks between `((` arithmetic and nested subshells, and its time doubles (or
+/// quadruples) with every level.
+pub const MAX_PAREN_NESTING: usize = 16;
 /// Upper bound on simple commands produced by one analysis.
 pub const MAX_INVOCATIONS: usize = 20_000;
 
@@ -225,20 +229,30 @@ pub fn literal_words(source: &str) -> Result<Vec<String>, String> {
     }
 }
 
-/// Cheap pre-parse guard: the deepest nesting of `(`/`{`/`[` in the raw text, counted without
-/// regard to quoting (so it over-counts, never under-counts).
-pub(crate) fn raw_nesting(source: &str) -> usize {
-    let mut depth: usize = 0;
-    let mut max = 0;
+/// Cheap pre-parse guard: the deepest nesting of `(`/`{`/`[` in the raw text, and of `(` alone,
+/// counted without regard to quoting (so they over-count, never under-count).
+pub(crate) fn raw_nesting(source: &str) -> (usize, usize) {
+    let (mut depth, mut max) = (0usize, 0usize);
+    let (mut parens, mut max_parens) = (0usize, 0usize);
     for b in source.bytes() {
         match b {
-            b'(' | b'{' | b'[' => {
+            b'(' => {
+                depth += 1;
+                parens += 1;
+                max = max.max(depth);
+                max_parens = max_parens.max(parens);
+            }
+            b'{' | b'[' => {
                 depth += 1;
                 max = max.max(depth);
             }
-            b')' | b'}' | b']' => depth = depth.saturating_sub(1),
+            b')' => {
+                depth = depth.saturating_sub(1);
+                parens = parens.saturating_sub(1);
+            }
+            b'}' | b']' => depth = depth.saturating_sub(1),
             _ => {}
         }
     }
-    max
+    (max, max_parens)
 }

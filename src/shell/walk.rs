@@ -118,11 +118,17 @@ impl<'a> Walker<'a> {
             self.finding(FindingKind::ParseError, "NUL byte in code");
             return Source::Unknown("invalid code".into());
         }
-        if super::raw_nesting(source) > MAX_NESTING {
-            self.finding(
-                FindingKind::TooDeep,
-                format!("brackets nested more than {MAX_NESTING} levels deep"),
-            );
+        let (nesting, parens) = super::raw_nesting(source);
+        if nesting > MAX_NESTING || parens > super::MAX_PAREN_NESTING {
+            let detail = if parens > super::MAX_PAREN_NESTING {
+                format!(
+                    "parentheses nested more than {} levels deep",
+                    super::MAX_PAREN_NESTING
+                )
+            } else {
+                format!("brackets nested more than {MAX_NESTING} levels deep")
+            };
+            self.finding(FindingKind::TooDeep, detail);
             return Source::Unknown("nested code".into());
         }
         self.parses += 1;
