@@ -7,6 +7,8 @@
 
 use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::time::Duration;
 
@@ -130,13 +132,21 @@ struct Worker {
 }
 
 impl Worker {
-    fn spawn() -> Option<Worker> {
+    fn spawn(live: &Arc<AtomicUsize>) -> Option<Worker> {
+        // Workers abandoned past their budget finish on their own; while too many are still
+        // running, new analyses are refused instead of piling more work on the machine.
+        if live.load(Ordering::SeqCst) >= MAX_LIVE_WORKERS {
+            return None;
+        }
         let (jobs, job_rx) = mpsc::sync_channel::<Job>(1);
         let (result_tx, results) = mpsc::sync_channel::<Output>(1);
-        std::thread::Builder::new()
+        live.fetch_add(1, Ordering::SeqCst);
+        let guard = LiveGuard(Arc::clone(live));
+        let spawned = std::thread::Builder::new()
             .name(WORKER_NAME.into())
             .stack_size(WORKER_STACK)
             .spawn(move || {
+                let _live = guard;
                 while let Some((request, ctx)) = receive(&job_rx, WORKER_SPIN) {
                     let output =
                         std::panic::catch_unwind(AssertUnwindSafe(|| analyse(&request, &ctx)))
@@ -150,9 +160,22 @@ impl Worker {
                         break;
                     }
                 }
-            })
-            .ok()?;
+            });
+        // On failure the closure, and the guard in it, is dropped: the count is restored.
+        spawned.ok()?;
         Some(Worker { jobs, results })
+    }
+}
+
+/// Analysis threads of one evaluator that may be alive at once (its worker plus abandoned ones).
+const MAX_LIVE_WORKERS: usize = 4;
+
+/// Counts a live worker thread until it ends, however it ends.
+struct LiveGuard(Arc<AtomicUsize>);
+
+impl Drop for LiveGuard {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
@@ -236,6 +259,8 @@ pub struct Evaluator {
     pub ctx: Context,
     pub budget: Duration,
     worker: Option<Worker>,
+    /// Worker threads of this evaluator still running.
+    live: Arc<AtomicUsize>,
 }
 
 impl Evaluator {
@@ -246,6 +271,7 @@ impl Evaluator {
             ctx,
             budget: DEFAULT_BUDGET,
             worker: None,
+            live: Arc::new(AtomicUsize::new(0)),
         }
     }
 
@@ -265,12 +291,12 @@ impl Evaluator {
             }
         }
         if self.worker.is_none() {
-            self.worker = Worker::spawn();
+            self.worker = Worker::spawn(&self.live);
         }
         let Some(worker) = &self.worker else {
             return finding_only(
                 FindingKind::OverBudget,
-                "could not start the analysis worker",
+                "earlier analyses that ran out of time are still running, or no thread could be started",
             );
         };
         if worker

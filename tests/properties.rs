@@ -188,3 +188,37 @@ fn nested_parentheses_cannot_make_the_parser_backtrack_exponentially() {
         assert_eq!(ev.decision(), Decision::Deny);
     }
 }
+
+/// Analyses abandoned at their budget keep running until they finish; an evaluator refuses new
+/// work while too many are alive, and recovers once they end.
+#[test]
+fn abandoned_analyses_are_bounded_and_the_evaluator_recovers() {
+    let fixture = common::Fixture::new();
+    let mut e = evaluator(&fixture);
+    e.budget = Duration::from_micros(1);
+    let big = "echo a; ".repeat(60_000);
+    for _ in 0..8 {
+        assert_eq!(
+            e.evaluate(Request::shell(big.clone())).decision(),
+            Decision::Deny
+        );
+    }
+    e.budget = Duration::from_secs(10);
+    let start = Instant::now();
+    loop {
+        let ev = e.evaluate(Request::shell("ls"));
+        if ev.decision() == Decision::Allow {
+            break;
+        }
+        assert!(
+            ev.effective().verdict.reason.contains("still running"),
+            "{}",
+            ev.effective().verdict.reason
+        );
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the evaluator never recovered"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
