@@ -222,3 +222,35 @@ fn abandoned_analyses_are_bounded_and_the_evaluator_recovers() {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// Regression: `~+{{{{…{c{xh,+` (29 bytes, found by fuzzing) made brace expansion backtrack
+/// exponentially. Deeply nested braces make the word unknowable instead.
+#[test]
+fn nested_braces_cannot_make_brace_expansion_backtrack_exponentially() {
+    let fixture = common::Fixture::new();
+    let mut e = evaluator(&fixture);
+    e.budget = Duration::from_secs(30);
+    for input in [
+        format!("~+{}c{{xh,+", "{".repeat(22)),
+        format!("rm -rf {}a,b", "{".repeat(40)),
+        format!("echo {}", "{a,".repeat(30)),
+    ] {
+        let start = Instant::now();
+        let ev = e.evaluate(Request::shell(input.clone()));
+        assert!(
+            start.elapsed() < BOUND,
+            "{input:?} took {:?}",
+            start.elapsed()
+        );
+        assert!(!ev.effective().verdict.rule.is_empty());
+    }
+    // Ordinary brace expansion still works and is judged per alternative.
+    assert_eq!(
+        e.evaluate(Request::shell("rm -rf build/{a,b}")).decision(),
+        Decision::Allow
+    );
+    assert_eq!(
+        e.evaluate(Request::shell("rm -rf {build,/}")).decision(),
+        Decision::Deny
+    );
+}

@@ -795,6 +795,22 @@ fn output_of(inv: &Invocation) -> Source {
 fn expand_braces(raw: &str) -> Option<Vec<String>> {
     use brush_parser::word::{BraceExpressionMember, BraceExpressionOrText};
     const LIMIT: usize = 64;
+    // The grammar crate's brace parser backtracks exponentially on nested braces
+    // (`{{{{…{x,` found by fuzzing): beyond a few levels the word is treated as unknowable.
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    for b in raw.bytes() {
+        match b {
+            b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    if deepest > 4 || raw.bytes().filter(|&b| b == b'{').count() > 16 {
+        return None;
+    }
     let options = super::parser_options();
     let Ok(Some(pieces)) = brush_parser::word::parse_brace_expansions(raw, &options) else {
         return Some(vec![raw.to_string()]);
