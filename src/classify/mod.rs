@@ -199,7 +199,7 @@ pub fn classify(analysis: &Analysis, ctx: &Context) -> Vec<Operation> {
     let mut earlier_may_write = false;
     for inv in &analysis.invocations {
         let mut op = classify_invocation(inv, &env);
-        if let Some(script) = executed_script(inv, &op, &env) {
+        if let Some((script, by_shell)) = executed_script(inv, &op, &env) {
             if written.contains(&script) {
                 op.fact(
                     "code.unknown_origin",
@@ -208,7 +208,7 @@ pub fn classify(analysis: &Analysis, ctx: &Context) -> Vec<Operation> {
                         script.display()
                     ),
                 );
-            } else if earlier_may_write && std::fs::symlink_metadata(&script).is_err() {
+            } else if by_shell && earlier_may_write && std::fs::symlink_metadata(&script).is_err() {
                 op.fact(
                     "code.unknown_origin",
                     format!("{} does not exist yet and an earlier command may create it; its content cannot be checked", script.display()),
@@ -240,10 +240,12 @@ fn may_write(op: &Operation) -> bool {
 
 /// The script file an invocation runs: a shell's or `source`'s script operand, or a program
 /// named by path.
-fn executed_script(inv: &Invocation, op: &Operation, env: &Env) -> Option<PathBuf> {
+/// `by_shell` is true when a shell reads the file as a script (`bash x.sh`, `source x`); a
+/// program run by path may be a compiled binary, built by an earlier step.
+fn executed_script(inv: &Invocation, op: &Operation, env: &Env) -> Option<(PathBuf, bool)> {
     let first = inv.argv.first()?;
     if first.as_literal().is_some_and(|p| p.contains('/')) {
-        return env.resolve(first, &inv.cwd).path;
+        return env.resolve(first, &inv.cwd).path.map(|p| (p, false));
     }
     if matches!(
         op.program.as_str(),
@@ -253,7 +255,8 @@ fn executed_script(inv: &Invocation, op: &Operation, env: &Env) -> Option<PathBu
             .targets
             .iter()
             .find(|t| t.role == Role::Read)
-            .and_then(|t| t.resolved.path.clone());
+            .and_then(|t| t.resolved.path.clone())
+            .map(|p| (p, true));
     }
     None
 }
@@ -281,6 +284,9 @@ pub fn classify_invocation(inv: &Invocation, env: &Env) -> Operation {
     judge_redirects(inv, env, &mut op);
     if !inv.argv.is_empty() {
         programs::classify_program(inv, env, &mut op);
+        if let Some(why) = programs::credential_printer(&program, &inv.argv[1..]) {
+            op.fact("secret.read", why);
+        }
     }
     judge_targets(inv, env, &mut op);
     // `xargs rm`, `parallel rm {}`: the paths arrive on stdin at run time, so none can be checked.

@@ -120,6 +120,18 @@ pub fn resolve(word: &Word, cwd: &Option<PathBuf>, ctx: &Context, workspace: &Pa
     let value = word.value(&home);
     let text = match &value {
         Value::Literal(t) | Value::Pattern(t) => t.clone(),
+        // `tee >(wc -c)`: a process substitution is a pipe to code walked elsewhere, not a file.
+        Value::Dynamic
+            if !word.parts.is_empty()
+                && word
+                    .parts
+                    .iter()
+                    .all(|p| matches!(p, crate::shell::Part::ProcSubst { .. })) =>
+        {
+            let mut pipe = dynamic(word);
+            pipe.place = Place::Sink;
+            return pipe;
+        }
         Value::Dynamic => return dynamic(word),
     };
     let absolute = if text.starts_with('/') {

@@ -580,8 +580,9 @@ pub(super) fn classify_program(inv: &Invocation, env: &Env, op: &mut Operation) 
                 "bash" | "sh" | "dash" | "zsh" | "ksh" | "mksh" | "ash" | "fish"
             ) && let Some(script) = args.iter().find(|w| !lit(w).starts_with('-'))
                 && !args.iter().any(|w| {
+                    // `-c CODE` and `-s` (read stdin) take no script operand.
                     let t = lit(w);
-                    t.starts_with('-') && !t.starts_with("--") && t.contains('c')
+                    t.starts_with('-') && !t.starts_with("--") && t.contains(['c', 's'])
                 })
             {
                 add_target(op, env, inv, script, Role::Read);
@@ -946,6 +947,65 @@ fn delete(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
     }
 }
 
+/// `find ROOT … -exec PROGRAM {}`: the program gets every file found. When it reads content
+/// and the name tests could select a secret (or there are none and the tree holds one), the
+/// command reads secrets.
+fn find_exec_reads_secrets(
+    inv: &Invocation,
+    env: &Env,
+    op: &mut Operation,
+    roots: &[Word],
+    expr: &[Word],
+) {
+    const METADATA_ONLY: &[&str] = &[
+        "chmod", "chown", "chgrp", "touch", "rm", "ls", "stat", "file", "du", "wc", "echo",
+        "basename", "dirname", "realpath", "readlink", "test", "[", "mv", "mkdir", "rmdir",
+        "unlink", "printf", "true", "false",
+    ];
+    let words: Vec<String> = expr.iter().map(lit).collect();
+    let Some(exec) = words
+        .iter()
+        .position(|w| matches!(w.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir"))
+    else {
+        return;
+    };
+    let program = words
+        .get(exec + 1)
+        .map(|p| crate::shell::program_name(p).to_string())
+        .unwrap_or_default();
+    if METADATA_ONLY.contains(&program.as_str()) {
+        return;
+    }
+    let mut patterns = Vec::new();
+    for (k, w) in words.iter().enumerate().take(exec) {
+        if matches!(
+            w.as_str(),
+            "-name" | "-iname" | "-path" | "-ipath" | "-wholename" | "-iwholename"
+        ) && let Some(p) = words.get(k + 1)
+        {
+            patterns.push(p.clone());
+        }
+    }
+    if patterns.is_empty() {
+        for root in roots {
+            judge_tree_read(op, env, inv, root, true, &[]);
+        }
+        return;
+    }
+    let secret = patterns.iter().find_map(|p| {
+        let last = p.rsplit('/').next().unwrap_or(p);
+        super::secrets::secret_kind(last)
+            .or_else(|| super::secrets::glob_could_match_secret(last))
+            .map(|k| (p.clone(), k))
+    });
+    if let Some((pattern, kind)) = secret {
+        op.fact(
+            "secret.read",
+            format!("find runs {program} on files named {pattern}, which is {kind}"),
+        );
+    }
+}
+
 fn find(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
     op.effect = Effect::Read;
     let mut roots = Vec::new();
@@ -961,6 +1021,7 @@ fn find(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
         roots.push(Word::literal("."));
     }
     let rest = &args[i..];
+    find_exec_reads_secrets(inv, env, op, &roots, rest);
     let mut j = 0;
     while j < rest.len() {
         let t = lit(&rest[j]);
@@ -2614,9 +2675,20 @@ fn interpreter(inv: &Invocation, env: &Env, op: &mut Operation, name: &str, args
     let mut script: Option<&Word> = None;
     let mut module = false;
     let mut i = 0;
+    // `-e CODE`, and clusters ending in the code flag (`perl -ne CODE`, `ruby -pe CODE`).
+    let is_code_flag = |t: &str| {
+        code_flags.contains(&t)
+            || (t.len() > 2
+                && t.starts_with('-')
+                && !t.starts_with("--")
+                && t[1..].chars().all(|c| c.is_ascii_alphabetic())
+                && code_flags
+                    .iter()
+                    .any(|f| f.len() == 2 && t.ends_with(&f[1..])))
+    };
     while i < args.len() {
         let t = lit(&args[i]);
-        if code_flags.contains(&t.as_str()) {
+        if is_code_flag(&t) {
             if let Some(c) = args.get(i + 1) {
                 code.push(c.as_literal().unwrap_or_default());
                 if c.is_dynamic() {
@@ -2681,11 +2753,43 @@ fn interpreter(inv: &Invocation, env: &Env, op: &mut Operation, name: &str, args
             _ => {}
         }
     }
+    // Operands after inline code are files the program may read (`perl -ne print .env`).
+    if let Some(pos) = args.iter().position(|w| is_code_flag(&lit(w))) {
+        for w in args
+            .iter()
+            .skip(pos + 2)
+            .filter(|w| !lit(w).starts_with('-'))
+        {
+            add_target(op, env, inv, w, Role::Read);
+        }
+    }
     for c in code {
         if let Some(why) = risky_code(&c) {
             op.fact("interp.risky", format!("{name} one-liner {why}"));
         }
+        if let Some((token, kind)) = secret_in_code(&c, &env.home) {
+            op.fact(
+                "secret.read",
+                format!("{name} one-liner names {token}, which is {kind}"),
+            );
+        }
     }
+}
+
+/// A secret path named inside code of another language (`open('.env')`, `"~/.ssh/id_rsa"`):
+/// string-ish tokens are checked as paths.
+fn secret_in_code(code: &str, home: &str) -> Option<(String, &'static str)> {
+    code.split(|c: char| c.is_whitespace() || "'\"`()[]{},;+=<>|&$".contains(c))
+        .filter(|t| !t.is_empty())
+        .find_map(|t| {
+            let path = match t.strip_prefix("~/") {
+                Some(rest) => format!("{home}/{rest}"),
+                None => t.to_string(),
+            };
+            super::secrets::secret_kind(&path)
+                .filter(|_| t.contains(['.', '/']) || t.starts_with("id_"))
+                .map(|k| (t.to_string(), k))
+        })
 }
 
 /// Whether inline interpreter code deletes, runs programs, reaches the network or leaves the
@@ -3146,4 +3250,116 @@ fn git_push(op: &mut Operation, rest: &[Word]) {
         );
     }
     op.remote = operands.first().cloned();
+}
+
+/// Commands whose purpose is to print a credential (`gh auth token`, `gpg --export-secret-keys`,
+/// `kubectl config view --raw`, password-manager reads): a secret read without a secret path.
+pub(super) fn credential_printer(program: &str, args: &[Word]) -> Option<String> {
+    let words: Vec<String> = args.iter().map(lit).collect();
+    let has = |w: &str| words.iter().any(|x| x == w);
+    let starts = |w: &str| words.iter().any(|x| x.starts_with(w));
+    let seq = |a: &str, b: &str| words.windows(2).any(|p| p[0] == a && p[1] == b);
+    let first = words
+        .iter()
+        .find(|w| !w.starts_with('-'))
+        .map(String::as_str)
+        .unwrap_or("");
+    let prints = match program {
+        "gpg" | "gpg2" => starts("--export-secret-key") || starts("--export-secret-subkey"),
+        "gh" => {
+            seq("auth", "token") || (seq("auth", "status") && (has("--show-token") || has("-t")))
+        }
+        "glab" => seq("auth", "status") && has("--show-token"),
+        "gcloud" => words.iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "print-access-token" | "print-identity-token" | "print-refresh-token"
+            )
+        }),
+        "az" => seq("account", "get-access-token"),
+        "aws" => {
+            (seq("configure", "get")
+                && words.iter().any(|w| {
+                    w.contains("secret") || w.contains("token") || w.contains("access_key")
+                }))
+                || seq("configure", "export-credentials")
+                || seq("ecr", "get-login-password")
+        }
+        "kubectl" | "oc" => {
+            (seq("config", "view") && (has("--raw") || has("--flatten")))
+                || (first == "get"
+                    && words
+                        .iter()
+                        .any(|w| w == "secret" || w == "secrets" || w.starts_with("secret/"))
+                    && words
+                        .iter()
+                        .any(|w| w.starts_with("-o") || w.starts_with("--output")))
+        }
+        "vault" => {
+            matches!(first, "read" | "kv") || seq("token", "lookup") || seq("print", "token")
+        }
+        // `pass NAME` and `pass show NAME` print the password; bare `pass` lists names.
+        "pass" | "gopass" => {
+            const MANAGE: &[&str] = &[
+                "ls",
+                "list",
+                "find",
+                "search",
+                "init",
+                "git",
+                "generate",
+                "insert",
+                "edit",
+                "rm",
+                "mv",
+                "cp",
+                "help",
+                "version",
+                "grep",
+                "mounts",
+                "new",
+                "create",
+                "sync",
+                "audit",
+                "config",
+                "clone",
+                "setup",
+                "fsck",
+                "recipients",
+                "templates",
+            ];
+            !first.is_empty()
+                && !MANAGE.contains(&first)
+                && !(first == "otp"
+                    && words
+                        .iter()
+                        .any(|w| matches!(w.as_str(), "insert" | "append")))
+        }
+        "op" => matches!(first, "read") || seq("item", "get") || seq("document", "get"),
+        "bw" => matches!(first, "get" | "export"),
+        "lpass" => first == "show",
+        "security" => {
+            words.iter().any(|w| {
+                matches!(
+                    w.as_str(),
+                    "find-generic-password" | "find-internet-password"
+                )
+            }) && (has("-w") || has("-g"))
+        }
+        "secret-tool" => first == "lookup",
+        "doppler" => {
+            seq("secrets", "get")
+                || seq("secrets", "download")
+                || (first == "secrets" && words.len() == 1)
+        }
+        "heroku" => first == "auth:token",
+        "git" => seq("credential", "fill"),
+        p if p.starts_with("docker-credential-") => first == "get",
+        _ => false,
+    };
+    prints.then(|| {
+        format!("{program} {} prints a credential", words.join(" "))
+            .trim()
+            .to_string()
+    })
 }

@@ -63,6 +63,9 @@ pub fn secret_kind(path: &str) -> Option<&'static str> {
         }
     }
 
+    if name == "environ" && components.first() == Some(&"proc") {
+        return Some("a process environment, which holds its tokens");
+    }
     if name == ".env" {
         return Some("an environment file with secrets");
     }
@@ -104,6 +107,10 @@ pub fn secret_kind(path: &str) -> Option<&'static str> {
         .map(|w| w.to_ascii_lowercase())
         .collect();
     let has = |names: &[&str]| words.iter().any(|w| names.contains(&w.as_str()));
+    // `production.env`, `app.env`: environment files by extension (templates excepted).
+    if ext == "env" && !has(&["example", "sample", "template", "dist", "defaults"]) {
+        return Some("an environment file with secrets");
+    }
     if matches!(
         ext.as_str(),
         "pem" | "key" | "p12" | "pfx" | "jks" | "keystore" | "ppk" | "p8"
@@ -246,6 +253,20 @@ pub fn is_secret_path(path: &Path) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn env_extension_files_are_secrets_but_templates_are_not() {
+        assert!(secret_kind("deploy/production.env").is_some());
+        assert!(secret_kind("app.example.env").is_none());
+        assert!(secret_kind("src/env.rs").is_none());
+    }
+
+    #[test]
+    fn process_environments_are_secrets() {
+        assert!(secret_kind("/proc/self/environ").is_some());
+        assert!(secret_kind("/proc/1/environ").is_some());
+        assert!(secret_kind("docs/environ").is_none());
+    }
 
     #[test]
     fn public_certificates_are_not_secrets_but_their_keys_are() {

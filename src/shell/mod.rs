@@ -256,3 +256,35 @@ pub(crate) fn raw_nesting(source: &str) -> (usize, usize) {
     }
     (max, max_parens)
 }
+
+/// Inputs on which the grammar crate is known to panic (integer overflow on a redirection's file
+/// descriptor `77777777777<`, or a directory-stack index `~+99999999999`), refused up front. The
+/// pipeline also catches panics; this keeps them out of the common path.
+pub(crate) fn known_parser_panic(source: &str) -> Option<&'static str> {
+    let bytes = source.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i].is_ascii_digit() {
+            let start = i;
+            while i < bytes.len() && bytes[i].is_ascii_digit() {
+                i += 1;
+            }
+            let long = i - start >= 10;
+            let before = start.checked_sub(1).map(|k| bytes[k]);
+            if long && i < bytes.len() && matches!(bytes[i], b'<' | b'>') {
+                return Some("a file descriptor number too large for a redirection");
+            }
+            if long
+                && (before == Some(b'~')
+                    || (matches!(before, Some(b'+' | b'-'))
+                        && start >= 2
+                        && bytes[start - 2] == b'~'))
+            {
+                return Some("a directory-stack index too large");
+            }
+            continue;
+        }
+        i += 1;
+    }
+    None
+}

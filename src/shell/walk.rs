@@ -118,6 +118,10 @@ impl<'a> Walker<'a> {
             self.finding(FindingKind::ParseError, "NUL byte in code");
             return Source::Unknown("invalid code".into());
         }
+        if let Some(why) = super::known_parser_panic(source) {
+            self.finding(FindingKind::ParseError, why);
+            return Source::Unknown("invalid code".into());
+        }
         let (nesting, parens) = super::raw_nesting(source);
         if nesting > MAX_NESTING || parens > super::MAX_PAREN_NESTING {
             let detail = if parens > super::MAX_PAREN_NESTING {
