@@ -840,6 +840,14 @@ fn generic(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
             add_target(op, env, inv, w, Role::Read);
             continue;
         };
+        // `--keyfile key.pem`, `-keystore x.jks`, `--vault-password-file f`: the program uses the
+        // credential for its purpose (as `ssh -i` does); its content is not read out.
+        if let Some(name) = text.strip_prefix('-').map(|n| n.trim_start_matches('-'))
+            && credential_option(name.split('=').next().unwrap_or(name))
+        {
+            skip_next = !text.contains('=');
+            continue;
+        }
         if matches!(
             text.as_str(),
             "-m" | "--message" | "--body" | "--title" | "-e" | "--regexp" | "--description"
@@ -876,6 +884,19 @@ fn generic(inv: &Invocation, env: &Env, op: &mut Operation, args: &[Word]) {
             add_target(op, env, inv, &word, Role::Read);
         }
     }
+}
+
+/// Option names that hand a program a credential to use (key, certificate, password file,
+/// token, keystore), never single letters, whose meaning differs from program to program.
+fn credential_option(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    name.len() > 1
+        && ([
+            "key", "cert", "cred", "password", "passwd", "secret", "token", "identity", "vault",
+        ]
+        .iter()
+        .any(|w| name.contains(w))
+            || matches!(name.as_str(), "ks" | "pass-file" | "passfile"))
 }
 
 /// URL arguments reach the network, whatever the program.
