@@ -3349,12 +3349,11 @@ pub(super) fn credential_printer(program: &str, args: &[Word]) -> Option<String>
                 "recipients",
                 "templates",
             ];
-            !first.is_empty()
-                && !MANAGE.contains(&first)
-                && !(first == "otp"
-                    && words
-                        .iter()
-                        .any(|w| matches!(w.as_str(), "insert" | "append")))
+            let stores = first == "otp"
+                && words
+                    .iter()
+                    .any(|w| matches!(w.as_str(), "insert" | "append"));
+            !(first.is_empty() || MANAGE.contains(&first) || stores)
         }
         "op" => matches!(first, "read") || seq("item", "get") || seq("document", "get"),
         "bw" => matches!(first, "get" | "export"),
