@@ -761,7 +761,16 @@ impl Walker<'_> {
     fn code_from_input(&mut self, inv: &Invocation, scope: &mut Scope) {
         match &inv.input {
             Input::From(source) => self.code_from(source.clone(), inv, scope, "shell"),
-            Input::File(_) | Input::Inherited => {}
+            // `bash < script.sh`: the file is read like a script operand.
+            Input::File(path) if path != "/dev/stdin" => {
+                let word = Word::literal(path);
+                self.walk_script_file(&word, inv, scope, false);
+            }
+            // The code would come from whatever warden itself is reading.
+            Input::File(_) | Input::Inherited => self.finding(
+                FindingKind::UnknownCodeToShell,
+                "the shell reads its code from standard input, which cannot be checked",
+            ),
         }
     }
 
