@@ -76,11 +76,22 @@ fn context(global: &Global) -> Result<Context, Fatal> {
     let home = std::env::var_os("HOME")
         .filter(|h| !h.is_empty())
         .map(PathBuf::from)
+        .or_else(home_from_passwd)
         .unwrap_or_else(|| PathBuf::from("/"));
     Ok(Context {
         workspace,
         cwd,
         home,
+    })
+}
+
+/// With HOME unset, bash expands `~` to the home directory in the password database.
+fn home_from_passwd() -> Option<PathBuf> {
+    let uid = rustix::process::getuid().as_raw().to_string();
+    let passwd = std::fs::read_to_string("/etc/passwd").ok()?;
+    passwd.lines().find_map(|line| {
+        let fields: Vec<&str> = line.split(':').collect();
+        (fields.len() >= 6 && fields[2] == uid).then(|| PathBuf::from(fields[5]))
     })
 }
 
