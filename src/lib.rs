@@ -16,4 +16,5 @@ pub mod policy;
 pub mod remediate;
 pub mod report;
 pub mod runner;
+pub mod sandbox;
 pub mod shell;

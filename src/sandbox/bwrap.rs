@@ -1,0 +1,372 @@
+//! The bubblewrap command line, built by a pure function from a [`SandboxSpec`] and a
+//! description of the host's top-level layout, so that every mount decision is unit-tested.
+//!
+//! Mount order is an invariant (later mounts shadow earlier ones):
+//! 1. namespaces and process flags (`--new-session`, `--die-with-parent`, `--cap-drop ALL`);
+//! 2. the environment: cleared, then only the spec's variables;
+//! 3. the toolchain read-only (`/usr`, `/etc`, …), mirroring merged-usr symlinks (`/bin → usr/bin`);
+//! 4. fresh `/proc` and `/dev`, a size-capped tmpfs `/tmp`, empty tmpfs over `/run` and `/var`
+//!    (daemon sockets: docker, D-Bus, systemd, ssh-agent stay out of reach);
+//! 5. host secrets inside the toolchain masked (`/etc/shadow`, SSH host keys, …);
+//! 6. the workspace read-write at its real path;
+//! 7. protected paths inside the workspace re-bound read-only (`.git/hooks`, `.git/config`, …);
+//! 8. secret files inside the workspace masked (an empty read-only file or directory over them);
+//! 9. the working directory, then bwrap's status fds, then `--` and the command.
+
+use std::path::{Path, PathBuf};
+
+/// What a top-level host path is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HostEntry {
+    Dir,
+    /// A symbolic link and its target as written (`usr/bin`).
+    Symlink(String),
+    Missing,
+}
+
+/// Top-level directories that make up the read-only toolchain, in mount order.
+pub const TOOLCHAIN: &[&str] = &[
+    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt",
+];
+
+/// Host files inside the toolchain that hold secrets and are masked.
+pub const HOST_SECRETS: &[&str] = &[
+    "/etc/shadow",
+    "/etc/shadow-",
+    "/etc/gshadow",
+    "/etc/gshadow-",
+    "/etc/sudoers",
+    "/etc/ssh/ssh_host_rsa_key",
+    "/etc/ssh/ssh_host_ecdsa_key",
+    "/etc/ssh/ssh_host_ed25519_key",
+];
+
+/// The host's layout for the toolchain roots and host secrets.
+#[derive(Clone, Debug, Default)]
+pub struct HostLayout {
+    pub entries: Vec<(String, HostEntry)>,
+    /// Which [`HOST_SECRETS`] exist (only those can be masked).
+    pub secrets_present: Vec<String>,
+}
+
+impl HostLayout {
+    /// Reads the layout from the real filesystem (without following the top-level links).
+    pub fn probe() -> HostLayout {
+        let entries = TOOLCHAIN
+            .iter()
+            .map(|p| {
+                let entry = match std::fs::symlink_metadata(p) {
+                    Ok(m) if m.file_type().is_symlink() => match std::fs::read_link(p) {
+                        Ok(target) => HostEntry::Symlink(target.to_string_lossy().into_owned()),
+                        Err(_) => HostEntry::Missing,
+                    },
+                    Ok(m) if m.is_dir() => HostEntry::Dir,
+                    _ => HostEntry::Missing,
+                };
+                (p.to_string(), entry)
+            })
+            .collect();
+        let secrets_present = HOST_SECRETS
+            .iter()
+            .filter(|p| Path::new(p).exists())
+            .map(|p| p.to_string())
+            .collect();
+        HostLayout {
+            entries,
+            secrets_present,
+        }
+    }
+}
+
+/// A path inside the workspace that is masked or protected, and whether it is a directory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InnerPath {
+    pub path: PathBuf,
+    pub dir: bool,
+}
+
+/// Everything that shapes one sandbox.
+#[derive(Clone, Debug)]
+pub struct SandboxSpec {
+    /// The real (symlink-free) workspace path: the only writable tree.
+    pub workspace: PathBuf,
+    /// Where the command starts; inside the workspace.
+    pub cwd: PathBuf,
+    /// Share the host network (only when authorised).
+    pub network: bool,
+    /// Size of the private `/tmp`, in bytes.
+    pub tmp_bytes: u64,
+    /// The whole environment of the command (everything else is cleared).
+    pub env: Vec<(String, String)>,
+    /// Existing paths inside the workspace re-bound read-only.
+    pub protected: Vec<InnerPath>,
+    /// Existing secret files inside the workspace hidden behind an empty one.
+    pub masked: Vec<InnerPath>,
+    /// File descriptor for bwrap's JSON status (child pid, exit code), if any.
+    pub status_fd: Option<i32>,
+    /// The command, usually warden's own inner stage followed by the user's argv.
+    pub argv: Vec<String>,
+}
+
+fn push(out: &mut Vec<String>, words: &[&str]) {
+    out.extend(words.iter().map(|w| w.to_string()));
+}
+
+fn text(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
+}
+
+/// Builds bwrap's argv (without the `bwrap` program name itself).
+pub fn bwrap_args(spec: &SandboxSpec, host: &HostLayout) -> Vec<String> {
+    let mut a = Vec::with_capacity(96);
+    // 1. Namespaces and process flags.
+    push(
+        &mut a,
+        &[
+            "--unshare-user",
+            "--unshare-pid",
+            "--unshare-ipc",
+            "--unshare-uts",
+            "--unshare-cgroup-try",
+        ],
+    );
+    if !spec.network {
+        push(&mut a, &["--unshare-net"]);
+    }
+    push(
+        &mut a,
+        &[
+            "--new-session",
+            "--die-with-parent",
+            "--cap-drop",
+            "ALL",
+            "--hostname",
+            "warden",
+        ],
+    );
+    // 2. Environment.
+    push(&mut a, &["--clearenv"]);
+    for (name, value) in &spec.env {
+        push(&mut a, &["--setenv", name, value]);
+    }
+    // 3. Toolchain, read-only, with merged-usr links mirrored.
+    for (path, entry) in &host.entries {
+        match entry {
+            HostEntry::Dir => push(&mut a, &["--ro-bind", path, path]),
+            HostEntry::Symlink(target) => push(&mut a, &["--symlink", target, path]),
+            HostEntry::Missing => {}
+        }
+    }
+    // 4. Kernel filesystems and private scratch space; daemon socket directories stay empty.
+    push(&mut a, &["--proc", "/proc", "--dev", "/dev"]);
+    let size = spec.tmp_bytes.to_string();
+    push(&mut a, &["--size", &size, "--tmpfs", "/tmp"]);
+    push(
+        &mut a,
+        &[
+            "--tmpfs",
+            "/run",
+            "--tmpfs",
+            "/var",
+            "--symlink",
+            "../run",
+            "/var/run",
+            "--dir",
+            "/var/tmp",
+        ],
+    );
+    // 5. Host secrets the toolchain bind would otherwise expose.
+    for secret in &host.secrets_present {
+        push(&mut a, &["--ro-bind", "/dev/null", secret]);
+    }
+    // 6. The workspace, writable, at its real path.
+    let ws = text(&spec.workspace);
+    push(&mut a, &["--bind", &ws, &ws]);
+    // 7. Protected paths inside it, read-only again.
+    for p in &spec.protected {
+        let p = text(&p.path);
+        push(&mut a, &["--ro-bind", &p, &p]);
+    }
+    // 8. Secrets inside it, hidden.
+    for m in &spec.masked {
+        let p = text(&m.path);
+        if m.dir {
+            push(&mut a, &["--tmpfs", &p, "--remount-ro", &p]);
+        } else {
+            push(&mut a, &["--ro-bind", "/dev/null", &p]);
+        }
+    }
+    // 9. Where to start, how to report, what to run.
+    let cwd = text(&spec.cwd);
+    push(&mut a, &["--chdir", &cwd]);
+    if let Some(fd) = spec.status_fd {
+        let fd = fd.to_string();
+        push(&mut a, &["--json-status-fd", &fd]);
+    }
+    a.push("--".into());
+    a.extend(spec.argv.iter().cloned());
+    a
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn debian() -> HostLayout {
+        HostLayout {
+            entries: vec![
+                ("/usr".into(), HostEntry::Dir),
+                ("/bin".into(), HostEntry::Symlink("usr/bin".into())),
+                ("/lib".into(), HostEntry::Symlink("usr/lib".into())),
+                ("/lib32".into(), HostEntry::Missing),
+                ("/etc".into(), HostEntry::Dir),
+            ],
+            secrets_present: vec!["/etc/shadow".into()],
+        }
+    }
+
+    fn spec() -> SandboxSpec {
+        SandboxSpec {
+            workspace: PathBuf::from("/work/project"),
+            cwd: PathBuf::from("/work/project/src"),
+            network: false,
+            tmp_bytes: 64 << 20,
+            env: vec![
+                ("PATH".into(), "/usr/bin:/bin".into()),
+                ("HOME".into(), "/work/project/.warden/home".into()),
+            ],
+            protected: vec![InnerPath {
+                path: PathBuf::from("/work/project/.git/hooks"),
+                dir: true,
+            }],
+            masked: vec![InnerPath {
+                path: PathBuf::from("/work/project/.env"),
+                dir: false,
+            }],
+            status_fd: Some(5),
+            argv: vec!["/bin/sh".into(), "-c".into(), "true".into()],
+        }
+    }
+
+    /// Index of the first occurrence of `words` as consecutive arguments.
+    fn at(args: &[String], words: &[&str]) -> usize {
+        args.windows(words.len())
+            .position(|w| w.iter().zip(words).all(|(a, b)| a == b))
+            .unwrap_or_else(|| panic!("{words:?} not in {args:?}"))
+    }
+
+    #[test]
+    fn every_namespace_is_unshared_and_capabilities_dropped() {
+        let args = bwrap_args(&spec(), &debian());
+        for flag in [
+            "--unshare-user",
+            "--unshare-pid",
+            "--unshare-ipc",
+            "--unshare-uts",
+            "--unshare-net",
+            "--new-session",
+            "--die-with-parent",
+        ] {
+            assert!(args.iter().any(|a| a == flag), "missing {flag}");
+        }
+        at(&args, &["--cap-drop", "ALL"]);
+    }
+
+    #[test]
+    fn the_network_is_shared_only_when_authorised() {
+        let mut s = spec();
+        s.network = true;
+        assert!(
+            !bwrap_args(&s, &debian())
+                .iter()
+                .any(|a| a == "--unshare-net")
+        );
+    }
+
+    #[test]
+    fn the_environment_is_cleared_before_the_allowed_variables() {
+        let args = bwrap_args(&spec(), &debian());
+        assert!(at(&args, &["--clearenv"]) < at(&args, &["--setenv", "PATH", "/usr/bin:/bin"]));
+    }
+
+    #[test]
+    fn the_toolchain_is_read_only_and_merged_usr_links_are_mirrored() {
+        let args = bwrap_args(&spec(), &debian());
+        at(&args, &["--ro-bind", "/usr", "/usr"]);
+        at(&args, &["--symlink", "usr/bin", "/bin"]);
+        assert!(
+            !args.iter().any(|a| a == "/lib32"),
+            "missing entries are skipped"
+        );
+        assert!(
+            !args.windows(3).any(|w| w[0] == "--bind" && w[1] == "/usr"),
+            "toolchain never writable"
+        );
+    }
+
+    #[test]
+    fn mounts_follow_the_documented_order() {
+        let args = bwrap_args(&spec(), &debian());
+        let toolchain = at(&args, &["--ro-bind", "/etc", "/etc"]);
+        let tmp = at(&args, &["--tmpfs", "/tmp"]);
+        let run = at(&args, &["--tmpfs", "/run"]);
+        let shadow = at(&args, &["--ro-bind", "/dev/null", "/etc/shadow"]);
+        let workspace = at(&args, &["--bind", "/work/project", "/work/project"]);
+        let protected = at(
+            &args,
+            &[
+                "--ro-bind",
+                "/work/project/.git/hooks",
+                "/work/project/.git/hooks",
+            ],
+        );
+        let masked = at(&args, &["--ro-bind", "/dev/null", "/work/project/.env"]);
+        let command = at(&args, &["--", "/bin/sh"]);
+        assert!(toolchain < tmp && tmp < run && run < shadow && shadow < workspace);
+        assert!(workspace < protected && protected < masked && masked < command);
+    }
+
+    #[test]
+    fn tmp_is_size_capped_and_daemon_sockets_are_hidden() {
+        let args = bwrap_args(&spec(), &debian());
+        at(
+            &args,
+            &["--size", &(64u64 << 20).to_string(), "--tmpfs", "/tmp"],
+        );
+        at(&args, &["--tmpfs", "/run"]);
+        at(&args, &["--symlink", "../run", "/var/run"]);
+        assert!(
+            !args.iter().any(|a| a.starts_with("/home") || a == "/root"),
+            "the real home is never mounted"
+        );
+    }
+
+    #[test]
+    fn masked_directories_become_empty_and_read_only() {
+        let mut s = spec();
+        s.masked = vec![InnerPath {
+            path: PathBuf::from("/work/project/secrets"),
+            dir: true,
+        }];
+        let args = bwrap_args(&s, &debian());
+        at(
+            &args,
+            &[
+                "--tmpfs",
+                "/work/project/secrets",
+                "--remount-ro",
+                "/work/project/secrets",
+            ],
+        );
+    }
+
+    #[test]
+    fn the_command_comes_last_after_the_working_directory_and_status_fd() {
+        let args = bwrap_args(&spec(), &debian());
+        let chdir = at(&args, &["--chdir", "/work/project/src"]);
+        let status = at(&args, &["--json-status-fd", "5"]);
+        let dashdash = at(&args, &["--"]);
+        assert!(chdir < status && status < dashdash);
+        assert_eq!(&args[dashdash + 1..], &["/bin/sh", "-c", "true"]);
+    }
+}
