@@ -1,0 +1,315 @@
+//! Inputs of a sandbox that come from the host: the environment allow-list, the protected paths
+//! and the secret files of a workspace.
+//!
+//! Invariants: the command's environment is built from nothing, never by filtering out a few
+//! names; variables that change what programs load or run, and anything that looks like a
+//! credential, never pass, even when configured.
+
+use std::path::{Path, PathBuf};
+
+use super::bwrap::InnerPath;
+use crate::classify::secrets;
+
+/// Variables passed through when the host has them.
+pub const PASSED: &[&str] = &[
+    "PATH",
+    "LANG",
+    "LANGUAGE",
+    "TERM",
+    "TZ",
+    "USER",
+    "LOGNAME",
+    "COLORTERM",
+    "NO_COLOR",
+];
+
+/// Names that never pass, whatever the configuration says.
+fn forbidden(name: &str) -> bool {
+    const EXACT: &[&str] = &[
+        "BASH_ENV",
+        "ENV",
+        "PROMPT_COMMAND",
+        "PS4",
+        "SHELLOPTS",
+        "BASHOPTS",
+        "IFS",
+        "CDPATH",
+        "GLOBIGNORE",
+        "NODE_OPTIONS",
+        "NODE_PATH",
+        "PYTHONSTARTUP",
+        "PYTHONPATH",
+        "PYTHONHOME",
+        "PERL5OPT",
+        "PERL5LIB",
+        "RUBYOPT",
+        "RUBYLIB",
+        "JAVA_TOOL_OPTIONS",
+        "_JAVA_OPTIONS",
+        "GIT_SSH",
+        "GIT_SSH_COMMAND",
+        "GIT_EXEC_PATH",
+        "GIT_ASKPASS",
+        "SSH_ASKPASS",
+        "SSH_AUTH_SOCK",
+        "GCONV_PATH",
+        "LESSOPEN",
+        "LESSCLOSE",
+        "PAGER",
+        "EDITOR",
+        "VISUAL",
+        "HOME",
+        "TMPDIR",
+    ];
+    const PREFIXES: &[&str] = &[
+        "LD_",
+        "DYLD_",
+        "BASH_FUNC_",
+        "GIT_CONFIG",
+        "AWS_",
+        "AZURE_",
+        "GOOGLE_",
+        "GCP_",
+        "DOCKER_",
+        "KUBE",
+    ];
+    const CREDENTIAL_WORDS: &[&str] = &[
+        "TOKEN",
+        "SECRET",
+        "PASSWORD",
+        "PASSWD",
+        "API_KEY",
+        "APIKEY",
+        "PRIVATE_KEY",
+        "CREDENTIAL",
+        "AUTH",
+        "SESSION",
+    ];
+    let upper = name.to_ascii_uppercase();
+    EXACT.contains(&upper.as_str())
+        || PREFIXES.iter().any(|p| upper.starts_with(p))
+        || CREDENTIAL_WORDS.iter().any(|w| upper.contains(w))
+}
+
+/// The command's whole environment: the allow-list and configured names from the host (never a
+/// forbidden one), plus `HOME` and `TMPDIR` pointing inside the sandbox.
+pub fn environment<I>(host: I, configured: &[String], home: &Path) -> Vec<(String, String)>
+where
+    I: IntoIterator<Item = (String, String)>,
+{
+    let mut env: Vec<(String, String)> = host
+        .into_iter()
+        .filter(|(name, _)| {
+            let allowed = PASSED.contains(&name.as_str())
+                || name.starts_with("LC_")
+                || configured.iter().any(|c| c == name);
+            allowed && !forbidden(name)
+        })
+        .collect();
+    env.sort();
+    env.dedup_by(|a, b| a.0 == b.0);
+    if !env.iter().any(|(n, _)| n == "PATH") {
+        env.push(("PATH".into(), "/usr/local/bin:/usr/bin:/bin".into()));
+    }
+    env.push(("HOME".into(), home.to_string_lossy().into_owned()));
+    env.push(("TMPDIR".into(), "/tmp".into()));
+    env
+}
+
+/// Paths inside the workspace through which a sandboxed command could plant code that the host
+/// runs later; those that exist are re-bound read-only.
+pub const PROTECTED: &[&str] = &[
+    ".git/hooks",
+    ".git/config",
+    ".gitmodules",
+    ".envrc",
+    ".vscode",
+    ".idea",
+    ".warden",
+    ".bashrc",
+    ".bash_profile",
+    ".profile",
+    ".zshrc",
+    ".zprofile",
+    ".zshenv",
+];
+
+/// The protected paths that exist in `workspace` (a `.git` that is a file pointing elsewhere is
+/// protected as a whole).
+pub fn protected_paths(workspace: &Path) -> Vec<InnerPath> {
+    let mut out = Vec::new();
+    if std::fs::symlink_metadata(workspace.join(".git")).is_ok_and(|m| m.is_file()) {
+        out.push(InnerPath {
+            path: workspace.join(".git"),
+            dir: false,
+        });
+    }
+    for name in PROTECTED {
+        let path = workspace.join(name);
+        if let Ok(meta) = std::fs::symlink_metadata(&path) {
+            out.push(InnerPath {
+                dir: meta.is_dir(),
+                path,
+            });
+        }
+    }
+    out
+}
+
+/// Secret files and directories inside the workspace, found breadth-first without following
+/// symlinks, skipping `.git`, `node_modules` and `target`; bounded by `max_entries`.
+pub fn secret_paths(workspace: &Path, max_entries: usize) -> Vec<InnerPath> {
+    const SKIP: &[&str] = &[".git", "node_modules", "target", ".venv", "__pycache__"];
+    let mut found = Vec::new();
+    let mut queue = std::collections::VecDeque::from([workspace.to_path_buf()]);
+    let mut seen = 0;
+    while let Some(dir) = queue.pop_front() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.filter_map(Result::ok) {
+            seen += 1;
+            if seen > max_entries {
+                return found;
+            }
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            let path: PathBuf = entry.path();
+            let relative = path
+                .strip_prefix(workspace)
+                .unwrap_or(&path)
+                .to_string_lossy()
+                .into_owned();
+            if kind.is_symlink() {
+                continue;
+            }
+            if secrets::secret_kind(&relative).is_some() {
+                found.push(InnerPath {
+                    dir: kind.is_dir(),
+                    path,
+                });
+                continue;
+            }
+            let name = entry.file_name();
+            if kind.is_dir() && !SKIP.contains(&name.to_string_lossy().as_ref()) {
+                queue.push_back(path);
+            }
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn host(vars: &[(&str, &str)]) -> Vec<(String, String)> {
+        vars.iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn the_environment_is_built_from_an_allow_list() {
+        let env = environment(
+            host(&[
+                ("PATH", "/usr/bin"),
+                ("LANG", "C.UTF-8"),
+                ("LC_ALL", "C"),
+                ("EDITOR", "vim"),
+                ("RANDOM_THING", "1"),
+            ]),
+            &[],
+            Path::new("/w/.warden/home"),
+        );
+        let names: Vec<&str> = env.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, vec!["LANG", "LC_ALL", "PATH", "HOME", "TMPDIR"]);
+        assert!(env.contains(&("HOME".into(), "/w/.warden/home".into())));
+    }
+
+    #[test]
+    fn loader_hooks_and_credentials_never_pass_even_when_configured() {
+        let configured: Vec<String> = [
+            "LD_PRELOAD",
+            "BASH_ENV",
+            "AWS_SECRET_ACCESS_KEY",
+            "GITHUB_TOKEN",
+            "MY_SETTING",
+            "HOME",
+        ]
+        .map(String::from)
+        .to_vec();
+        let env = environment(
+            host(&[
+                ("LD_PRELOAD", "/x.so"),
+                ("BASH_ENV", "/x"),
+                ("AWS_SECRET_ACCESS_KEY", "k"),
+                ("GITHUB_TOKEN", "t"),
+                ("MY_SETTING", "on"),
+                ("HOME", "/root"),
+            ]),
+            &configured,
+            Path::new("/w/h"),
+        );
+        let names: Vec<&str> = env.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, vec!["MY_SETTING", "PATH", "HOME", "TMPDIR"]);
+        assert!(
+            env.contains(&("HOME".into(), "/w/h".into())),
+            "the real HOME never passes"
+        );
+    }
+
+    #[test]
+    fn protected_paths_are_those_that_exist() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::create_dir_all(dir.path().join(".git/hooks")).expect("mkdir");
+        std::fs::write(dir.path().join(".envrc"), "x").expect("write");
+        let found = protected_paths(dir.path());
+        assert_eq!(
+            found,
+            vec![
+                InnerPath {
+                    path: dir.path().join(".git/hooks"),
+                    dir: true
+                },
+                InnerPath {
+                    path: dir.path().join(".envrc"),
+                    dir: false
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn a_git_file_pointing_elsewhere_is_protected() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join(".git"), "gitdir: /elsewhere").expect("write");
+        assert!(protected_paths(dir.path()).contains(&InnerPath {
+            path: dir.path().join(".git"),
+            dir: false
+        }));
+    }
+
+    #[test]
+    fn secret_files_are_found_but_not_through_symlinks_or_skipped_trees() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("config")).expect("mkdir");
+        std::fs::create_dir_all(root.join("node_modules/pkg")).expect("mkdir");
+        std::fs::write(root.join(".env"), "S=1").expect("write");
+        std::fs::write(root.join(".env.example"), "S=").expect("write");
+        std::fs::write(root.join("config/server.pem"), "k").expect("write");
+        std::fs::write(root.join("node_modules/pkg/.env"), "x").expect("write");
+        std::os::unix::fs::symlink("/etc/passwd", root.join("id_rsa")).expect("symlink");
+        let mut found: Vec<PathBuf> = secret_paths(root, 1000)
+            .into_iter()
+            .map(|p| p.path)
+            .collect();
+        found.sort();
+        assert_eq!(
+            found,
+            vec![root.join(".env"), root.join("config/server.pem")]
+        );
+    }
+}
