@@ -31,6 +31,13 @@ pub struct Global {
     /// Extra rule file, consulted after the shipped rules (repeatable).
     #[arg(long = "rules", global = true, value_name = "FILE")]
     pub rules: Vec<PathBuf>,
+    /// Run allowed commands inside the bubblewrap sandbox (the workspace the only writable tree,
+    /// no network, a private /tmp, the real home invisible).
+    #[arg(long, global = true)]
+    pub sandbox: bool,
+    /// With --sandbox: run allowed commands even when the sandbox cannot be had (said on every run).
+    #[arg(long, global = true)]
+    pub allow_degraded: bool,
 }
 
 /// warden: a guarded shell. Every command is parsed, classified and decided before it runs.
@@ -235,6 +242,8 @@ pub fn parse_shell(args: &[OsString]) -> Result<ShellArgs, UsageError> {
                     .rules
                     .push(PathBuf::from(value_of(&mut i, inline, "--rules")?)),
                 "json" if inline.is_none() => out.global.json = true,
+                "allow-degraded" if inline.is_none() => out.global.allow_degraded = true,
+                "sandbox" if inline.is_none() => out.global.sandbox = true,
                 "login" | "noprofile" | "norc" | "noediting" | "posix" | "restricted"
                     if inline.is_none() => {}
                 "help" if inline.is_none() => out.help = true,
@@ -294,7 +303,7 @@ pub fn is_tool_form(args: &[OsString]) -> bool {
     while let Some(arg) = args.get(i).and_then(|a| a.to_str()) {
         match arg {
             "--workspace" | "--timeout" | "--grace" | "--rules" => i += 2,
-            "--json" => i += 1,
+            "--json" | "--allow-degraded" | "--sandbox" => i += 1,
             a if a.starts_with("--") && a.contains('=') => i += 1,
             a => return SUBCOMMANDS.contains(&a),
         }

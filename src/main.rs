@@ -12,11 +12,24 @@ use warden::exit;
 use warden::pipeline::{Evaluation, Evaluator, Request};
 use warden::policy::{Decision, Policy};
 use warden::report;
-use warden::runner::Runner;
+use warden::runner::{Confinement, Runner};
 use warden::shell::{Context, MAX_INPUT_BYTES};
 
 fn main() -> ExitCode {
     let args: Vec<OsString> = std::env::args_os().skip(1).collect();
+    // Inside the sandbox: warden's own inner stage, then the command.
+    if args
+        .first()
+        .is_some_and(|a| a == warden::sandbox::INNER_SUBCOMMAND)
+    {
+        let argv: Vec<String> = args
+            .iter()
+            .skip(2)
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        let code = warden::sandbox::inner::run(&argv);
+        return ExitCode::from(u8::try_from(code).unwrap_or(exit::INTERNAL as u8));
+    }
     let code = if cli::is_tool_form(&args) {
         tool_form(args)
     } else {
@@ -326,7 +339,25 @@ fn decide_and_run(evaluator: &mut Evaluator, global: &Global, request: Request) 
         eprintln!("warden: internal error: an allowed request was not authorised");
         return exit::INTERNAL;
     };
-    let mut runner = Runner::new(evaluator.ctx.cwd.clone());
+    // The sandbox stage is opt-in (`--sandbox`) while it is being completed.
+    let configured = if global.sandbox {
+        warden::sandbox::configure(&evaluator.ctx.workspace, false, Vec::new()).map(Some)
+    } else {
+        Ok(None)
+    };
+    let confinement = match configured {
+        Ok(Some(config)) => Confinement::Sandbox(config),
+        Ok(None) => Confinement::Unconfined,
+        Err(why) if global.allow_degraded => {
+            eprintln!("warden: running WITHOUT the sandbox (--allow-degraded): {why}");
+            Confinement::Unconfined
+        }
+        Err(why) => {
+            eprintln!("warden: {why}");
+            return exit::INTERNAL;
+        }
+    };
+    let mut runner = Runner::new(evaluator.ctx.cwd.clone(), confinement);
     if let Some(t) = global.timeout {
         runner.timeout = t;
     }

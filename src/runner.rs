@@ -1,8 +1,9 @@
 //! Execution of authorised plans.
 //!
-//! Every run gets its own process group and a deadline. At the deadline the whole group gets
-//! TERM, then, after a grace period, KILL; the result is then a timeout (exit 124). Invariant: the
-//! runner accepts only an [`Authorized`] plan, which only an allowing decision can produce.
+//! Every run gets its own process group and a deadline, and runs inside the sandbox unless the
+//! user opted out. At the deadline every process of the run's tree gets TERM (and CONT), then,
+//! after a grace period, KILL; the result is then a timeout (exit 124). Invariant: the runner
+//! accepts only an [`Authorized`] plan, which only an allowing decision can produce.
 
 use std::path::PathBuf;
 use std::process::{Command, ExitStatus};
@@ -59,20 +60,31 @@ impl RunError {
     }
 }
 
+/// Where commands run.
+#[derive(Clone, Debug)]
+pub enum Confinement {
+    /// Inside bubblewrap (see [`crate::sandbox`]).
+    Sandbox(crate::sandbox::Config),
+    /// Directly on the host: only when the user opted in to running without the sandbox.
+    Unconfined,
+}
+
 /// Runs plans with a deadline in a working directory.
 #[derive(Clone, Debug)]
 pub struct Runner {
     pub timeout: Duration,
     pub grace: Duration,
     pub cwd: PathBuf,
+    pub confinement: Confinement,
 }
 
 impl Runner {
-    pub fn new(cwd: PathBuf) -> Runner {
+    pub fn new(cwd: PathBuf, confinement: Confinement) -> Runner {
         Runner {
             timeout: DEFAULT_TIMEOUT,
             grace: DEFAULT_GRACE,
             cwd,
+            confinement,
         }
     }
 
@@ -85,27 +97,18 @@ impl Runner {
                 positional,
                 options,
             } => {
-                let mut cmd = Command::new("bash");
-                cmd.args(options).arg("-c").arg(script).args(positional);
-                self.run_one(cmd, "bash", deadline)
+                let mut argv = vec!["bash".to_string()];
+                argv.extend(options.iter().cloned());
+                argv.push("-c".into());
+                argv.push(script.clone());
+                argv.extend(positional.iter().cloned());
+                self.run_one(&argv, deadline)
             }
-            Plan::Argv { argv } => {
-                let (program, args) = argv
-                    .split_first()
-                    .ok_or_else(|| RunError::NotFound(String::new()))?;
-                let mut cmd = Command::new(program);
-                cmd.args(args);
-                self.run_one(cmd, program, deadline)
-            }
+            Plan::Argv { argv } => self.run_one(argv, deadline),
             Plan::Steps { steps } => {
                 let mut last = Outcome::Exited(0);
                 for step in steps {
-                    let Some((program, args)) = step.split_first() else {
-                        continue;
-                    };
-                    let mut cmd = Command::new(program);
-                    cmd.args(args);
-                    last = self.run_one(cmd, program, deadline)?;
+                    last = self.run_one(step, deadline)?;
                     if last != Outcome::Exited(0) {
                         break;
                     }
@@ -115,22 +118,38 @@ impl Runner {
         }
     }
 
-    fn run_one(
-        &self,
-        mut cmd: Command,
-        program: &str,
-        deadline: Instant,
-    ) -> Result<Outcome, RunError> {
+    fn command(&self, argv: &[String]) -> Result<Command, RunError> {
+        let (program, args) = argv
+            .split_first()
+            .ok_or_else(|| RunError::NotFound(String::new()))?;
+        match &self.confinement {
+            Confinement::Unconfined => {
+                let mut cmd = Command::new(program);
+                cmd.args(args).current_dir(&self.cwd);
+                Ok(cmd)
+            }
+            Confinement::Sandbox(config) => crate::sandbox::command(config, &self.cwd, argv)
+                .map_err(|source| RunError::Spawn {
+                    program: "bwrap".into(),
+                    source,
+                }),
+        }
+    }
+
+    fn run_one(&self, argv: &[String], deadline: Instant) -> Result<Outcome, RunError> {
         use std::os::unix::process::CommandExt;
-        cmd.current_dir(&self.cwd).process_group(0);
+        let program = argv.first().cloned().unwrap_or_default();
+        let mut cmd = self.command(argv)?;
+        cmd.process_group(0);
         let mut child = cmd.spawn().map_err(|source| match source.kind() {
-            std::io::ErrorKind::NotFound => RunError::NotFound(program.to_string()),
-            std::io::ErrorKind::PermissionDenied => RunError::NotExecutable(program.to_string()),
+            std::io::ErrorKind::NotFound => RunError::NotFound(program.clone()),
+            std::io::ErrorKind::PermissionDenied => RunError::NotExecutable(program.clone()),
             _ => RunError::Spawn {
-                program: program.to_string(),
+                program: program.clone(),
                 source,
             },
         })?;
+        let leader = child.id();
         let group = Pid::from_child(&child);
         let (tx, rx) = mpsc::channel::<std::io::Result<ExitStatus>>();
         std::thread::spawn(move || {
@@ -140,21 +159,80 @@ impl Runner {
         let status = match rx.recv_timeout(remaining) {
             Ok(status) => status,
             Err(_) => {
+                // TERM (and CONT, so stopped processes see it) to the whole tree, including
+                // processes that left the group (`setsid`, bwrap's new session); then KILL.
+                let tree = process_tree(leader);
+                signal_all(&tree, Signal::TERM);
+                signal_all(&tree, Signal::CONT);
                 signal_group(group, Signal::TERM);
                 if rx.recv_timeout(self.grace).is_err() {
+                    signal_all(&process_tree(leader), Signal::KILL);
                     signal_group(group, Signal::KILL);
                     let _ = rx.recv();
                 }
                 // Stragglers that ignored TERM and outlived the leader go too.
+                signal_all(&tree, Signal::KILL);
                 signal_group(group, Signal::KILL);
                 return Ok(Outcome::TimedOut);
             }
         };
-        let status = status.map_err(|source| RunError::Spawn {
-            program: program.to_string(),
-            source,
-        })?;
+        let status = status.map_err(|source| RunError::Spawn { program, source })?;
         Ok(outcome_of(status))
+    }
+}
+
+/// The leader and all its descendants, from the parent links in `/proc` (leader first).
+fn process_tree(leader: u32) -> Vec<u32> {
+    let mut parents: Vec<(u32, u32)> = Vec::new();
+    if let Ok(entries) = std::fs::read_dir("/proc") {
+        for entry in entries.filter_map(Result::ok) {
+            let Some(pid) = entry
+                .file_name()
+                .to_str()
+                .and_then(|n| n.parse::<u32>().ok())
+            else {
+                continue;
+            };
+            let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+                continue;
+            };
+            // `pid (comm) state ppid …`: comm may hold spaces and parentheses.
+            let Some(rest) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
+                continue;
+            };
+            if let Some(ppid) = rest
+                .split_whitespace()
+                .nth(1)
+                .and_then(|p| p.parse::<u32>().ok())
+            {
+                parents.push((pid, ppid));
+            }
+        }
+    }
+    let mut tree = vec![leader];
+    let mut i = 0;
+    while i < tree.len() {
+        let parent = tree[i];
+        tree.extend(
+            parents
+                .iter()
+                .filter(|(_, pp)| *pp == parent)
+                .map(|(p, _)| *p),
+        );
+        i += 1;
+    }
+    tree
+}
+
+fn signal_all(pids: &[u32], signal: Signal) {
+    let me = std::process::id();
+    for &pid in pids {
+        if pid > 1
+            && pid != me
+            && let Some(pid) = Pid::from_raw(pid as i32)
+        {
+            let _ = rustix::process::kill_process(pid, signal);
+        }
     }
 }
 

@@ -6,12 +6,13 @@
 //! 2. the environment: cleared, then only the spec's variables;
 //! 3. the toolchain read-only (`/usr`, `/etc`, …), mirroring merged-usr symlinks (`/bin → usr/bin`);
 //! 4. fresh `/proc` and `/dev`, a size-capped tmpfs `/tmp`, empty tmpfs over `/run` and `/var`
-//!    (daemon sockets: docker, D-Bus, systemd, ssh-agent stay out of reach);
+//!    (daemon sockets: docker, D-Bus, systemd, ssh-agent stay out of reach), then warden's own
+//!    binary read-only on `/run`;
 //! 5. host secrets inside the toolchain masked (`/etc/shadow`, SSH host keys, …);
 //! 6. the workspace read-write at its real path;
 //! 7. protected paths inside the workspace re-bound read-only (`.git/hooks`, `.git/config`, …);
 //! 8. secret files inside the workspace masked (an empty read-only file or directory over them);
-//! 9. the working directory, then bwrap's status fds, then `--` and the command.
+//! 9. the root remounted read-only, the working directory, bwrap's status fd, `--` and the command.
 
 use std::path::{Path, PathBuf};
 
@@ -102,6 +103,8 @@ pub struct SandboxSpec {
     pub protected: Vec<InnerPath>,
     /// Existing secret files inside the workspace hidden behind an empty one.
     pub masked: Vec<InnerPath>,
+    /// Host files bound read-only at a path on the private `/run` (warden's own binary).
+    pub binds: Vec<(PathBuf, PathBuf)>,
     /// File descriptor for bwrap's JSON status (child pid, exit code), if any.
     pub status_fd: Option<i32>,
     /// The command, usually warden's own inner stage followed by the user's argv.
@@ -175,6 +178,9 @@ pub fn bwrap_args(spec: &SandboxSpec, host: &HostLayout) -> Vec<String> {
             "/var/tmp",
         ],
     );
+    for (source, target) in &spec.binds {
+        push(&mut a, &["--ro-bind", &text(source), &text(target)]);
+    }
     // 5. Host secrets the toolchain bind would otherwise expose.
     for secret in &host.secrets_present {
         push(&mut a, &["--ro-bind", "/dev/null", secret]);
@@ -196,6 +202,9 @@ pub fn bwrap_args(spec: &SandboxSpec, host: &HostLayout) -> Vec<String> {
             push(&mut a, &["--ro-bind", "/dev/null", &p]);
         }
     }
+    // The root itself (a tmpfs holding the mount points) becomes read-only: paths that are not
+    // mounted cannot be created, so nothing outside the workspace and /tmp is writable.
+    push(&mut a, &["--remount-ro", "/"]);
     // 9. Where to start, how to report, what to run.
     let cwd = text(&spec.cwd);
     push(&mut a, &["--chdir", &cwd]);
@@ -243,6 +252,10 @@ mod tests {
                 path: PathBuf::from("/work/project/.env"),
                 dir: false,
             }],
+            binds: vec![(
+                PathBuf::from("/opt/warden/bin/warden"),
+                PathBuf::from("/run/warden/warden"),
+            )],
             status_fd: Some(5),
             argv: vec!["/bin/sh".into(), "-c".into(), "true".into()],
         }
@@ -310,6 +323,11 @@ mod tests {
         let toolchain = at(&args, &["--ro-bind", "/etc", "/etc"]);
         let tmp = at(&args, &["--tmpfs", "/tmp"]);
         let run = at(&args, &["--tmpfs", "/run"]);
+        let exe = at(
+            &args,
+            &["--ro-bind", "/opt/warden/bin/warden", "/run/warden/warden"],
+        );
+        assert!(run < exe, "warden's binary goes on the private /run");
         let shadow = at(&args, &["--ro-bind", "/dev/null", "/etc/shadow"]);
         let workspace = at(&args, &["--bind", "/work/project", "/work/project"]);
         let protected = at(
@@ -321,9 +339,12 @@ mod tests {
             ],
         );
         let masked = at(&args, &["--ro-bind", "/dev/null", "/work/project/.env"]);
+        let root_ro = at(&args, &["--remount-ro", "/"]);
         let command = at(&args, &["--", "/bin/sh"]);
         assert!(toolchain < tmp && tmp < run && run < shadow && shadow < workspace);
-        assert!(workspace < protected && protected < masked && masked < command);
+        assert!(
+            workspace < protected && protected < masked && masked < root_ro && root_ro < command
+        );
     }
 
     #[test]

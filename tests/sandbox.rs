@@ -1,0 +1,263 @@
+//! Containment through the real binary and the real bubblewrap (`--sandbox`).
+//!
+//! Each escape attempt is a program the policy allows (a Perl script file, which warden does not
+//! read) that tries to reach the host; the assertions are made on the host. These tests need
+//! `bwrap`: without it they fail, they do not skip.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+const PATH: &str = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
+struct Env {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+    workspace: PathBuf,
+    home: PathBuf,
+}
+
+impl Env {
+    fn new() -> Env {
+        let dir = tempfile::Builder::new()
+            .prefix("warden-sandbox-")
+            .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+            .expect("tempdir");
+        let root = std::fs::canonicalize(dir.path()).expect("canonical");
+        let workspace = root.join("workspace");
+        let home = root.join("home");
+        std::fs::create_dir_all(workspace.join(".git/hooks")).expect("mkdir");
+        std::fs::create_dir_all(&home).expect("mkdir");
+        std::fs::write(home.join(".bashrc"), "# host rc\n").expect("write");
+        std::fs::write(root.join("outside.txt"), "host data\n").expect("write");
+        Env {
+            _dir: dir,
+            root,
+            workspace,
+            home,
+        }
+    }
+
+    fn warden(&self, args: &[&str]) -> Output {
+        self.warden_with(args, &[])
+    }
+
+    fn warden_with(&self, args: &[&str], env: &[(&str, &str)]) -> Output {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_warden"));
+        cmd.env_clear().env("PATH", PATH).env("HOME", &self.home);
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        cmd.arg("--workspace")
+            .arg(&self.workspace)
+            .args(args)
+            .current_dir(&self.workspace);
+        let out = cmd.output().expect("run warden");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "warden panicked: {stderr}");
+        out
+    }
+
+    /// Writes a Perl script into the workspace and runs it in the sandbox.
+    fn perl(&self, name: &str, code: &str) -> Output {
+        std::fs::write(self.workspace.join(name), code).expect("write script");
+        self.warden(&["--sandbox", "-c", &format!("perl {name}")])
+    }
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn describe(out: &Output) -> String {
+    format!(
+        "exit {:?}\nstdout: {}\nstderr: {}",
+        out.status.code(),
+        stdout(out),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_default()
+}
+
+#[test]
+fn bubblewrap_is_installed() {
+    let out = Command::new("bwrap")
+        .arg("--version")
+        .output()
+        .expect("bwrap must be installed for the sandbox tests");
+    assert!(out.status.success());
+}
+
+#[test]
+fn workspace_writes_reach_the_host() {
+    let env = Env::new();
+    let out = env.warden(&["--sandbox", "-c", "echo built > out.txt"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(read(&env.workspace.join("out.txt")), "built\n");
+}
+
+#[test]
+fn writes_outside_the_workspace_fail_and_the_host_file_is_unchanged() {
+    let env = Env::new();
+    let target = env.root.join("outside.txt");
+    let code = format!(
+        "open(my $f, '>', '{}') or do {{ print \"blocked\\n\"; exit 0 }}; print $f \"pwned\\n\"; close $f; print \"escaped\\n\";",
+        target.display()
+    );
+    let out = env.perl("escape.pl", &code);
+    assert_eq!(read(&target), "host data\n", "{}", describe(&out));
+    assert!(stdout(&out).contains("blocked"), "{}", describe(&out));
+}
+
+#[test]
+fn the_real_home_and_host_tmp_are_invisible() {
+    let env = Env::new();
+    let marker = std::env::temp_dir().join(format!("warden-host-tmp-{}", std::process::id()));
+    std::fs::write(&marker, "host tmp").expect("write marker");
+    let code = format!(
+        "print((-e '{}') ? \"home visible\\n\" : \"home hidden\\n\"); print((-e '{}') ? \"tmp visible\\n\" : \"tmp hidden\\n\");",
+        env.home.join(".bashrc").display(),
+        marker.display()
+    );
+    let out = env.perl("look.pl", &code);
+    let _ = std::fs::remove_file(&marker);
+    let text = stdout(&out);
+    assert!(
+        text.contains("home hidden") && text.contains("tmp hidden"),
+        "{}",
+        describe(&out)
+    );
+}
+
+#[test]
+fn git_hooks_cannot_be_planted() {
+    let env = Env::new();
+    let hook = env.workspace.join(".git/hooks/pre-commit");
+    let code = format!(
+        "open(my $f, '>', '{}') or do {{ print \"blocked\\n\"; exit 0 }}; print $f \"#!/bin/sh\\n\"; close $f;",
+        hook.display()
+    );
+    let out = env.perl("plant.pl", &code);
+    assert!(!hook.exists(), "a hook was planted: {}", describe(&out));
+    assert!(stdout(&out).contains("blocked"), "{}", describe(&out));
+}
+
+#[test]
+fn the_sandbox_holds_no_capabilities_and_no_network() {
+    let env = Env::new();
+    let out = env.warden(&[
+        "--sandbox",
+        "-c",
+        "grep CapEff /proc/self/status; cat /proc/net/dev",
+    ]);
+    let text = stdout(&out);
+    assert!(
+        text.contains("CapEff:\t0000000000000000"),
+        "{}",
+        describe(&out)
+    );
+    let interfaces: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.split_once(':').map(|(i, _)| i.trim()))
+        .filter(|i| *i != "CapEff")
+        .collect();
+    assert!(
+        interfaces
+            .iter()
+            .all(|i| *i == "lo" || i.starts_with("Inter") || i.starts_with("face")),
+        "interfaces: {interfaces:?}"
+    );
+}
+
+#[test]
+fn planted_environment_variables_do_not_reach_the_command() {
+    let env = Env::new();
+    let out = env.warden_with(
+        &["--sandbox", "-c", "env"],
+        &[
+            ("AWS_SECRET_ACCESS_KEY", "leak-me"),
+            ("GITHUB_TOKEN", "leak-me"),
+            ("BASH_ENV", "/x"),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let text = stdout(&out);
+    assert!(
+        !text.contains("leak-me") && !text.contains("BASH_ENV"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "HOME={}",
+            env.workspace.join(".warden/home").display()
+        )),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_timeout_inside_the_sandbox_stops_the_whole_tree() {
+    let env = Env::new();
+    let start = Instant::now();
+    let out = env.warden(&[
+        "--sandbox",
+        "--timeout",
+        "1s",
+        "--grace",
+        "1s",
+        "-c",
+        "trap '' TERM; sleep 30 & sleep 30",
+    ]);
+    assert_eq!(out.status.code(), Some(124), "{}", describe(&out));
+    assert!(
+        start.elapsed() < Duration::from_secs(15),
+        "took {:?}",
+        start.elapsed()
+    );
+}
+
+#[test]
+fn without_bubblewrap_nothing_runs_unless_degraded_mode_is_asked_for() {
+    let env = Env::new();
+    // A PATH with bash but without bwrap.
+    let bin = env.root.join("bin");
+    std::fs::create_dir_all(&bin).expect("mkdir");
+    std::os::unix::fs::symlink("/bin/bash", bin.join("bash")).expect("symlink");
+    let path = bin.to_string_lossy().into_owned();
+    let out = Command::new(env!("CARGO_BIN_EXE_warden"))
+        .env_clear()
+        .env("PATH", &path)
+        .env("HOME", &env.home)
+        .arg("--workspace")
+        .arg(&env.workspace)
+        .args(["--sandbox", "-c", "/bin/echo ran"])
+        .current_dir(&env.workspace)
+        .output()
+        .expect("run warden");
+    assert_eq!(out.status.code(), Some(125), "{}", describe(&out));
+    assert!(!stdout(&out).contains("ran"));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("bubblewrap"),
+        "{}",
+        describe(&out)
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_warden"))
+        .env_clear()
+        .env("PATH", &path)
+        .env("HOME", &env.home)
+        .arg("--workspace")
+        .arg(&env.workspace)
+        .args(["--sandbox", "--allow-degraded", "-c", "/bin/echo ran"])
+        .current_dir(&env.workspace)
+        .output()
+        .expect("run warden");
+    assert_eq!(stdout(&out), "ran\n", "{}", describe(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("WITHOUT the sandbox"),
+        "{}",
+        describe(&out)
+    );
+}
