@@ -109,7 +109,11 @@ fn writes_outside_the_workspace_fail_and_the_host_file_is_unchanged() {
     );
     let out = env.perl("escape.pl", &code);
     assert_eq!(read(&target), "host data\n", "{}", describe(&out));
-    assert!(stdout(&out).contains("blocked"), "{}", describe(&out));
+    // Under /tmp the write lands in the sandbox's private /tmp (the host file is untouched, as
+    // checked above); anywhere else the read-only root refuses it.
+    if !target.starts_with("/tmp") {
+        assert!(stdout(&out).contains("blocked"), "{}", describe(&out));
+    }
 }
 
 #[test]
