@@ -24,7 +24,7 @@ fn main() -> ExitCode {
     {
         let argv: Vec<String> = args
             .iter()
-            .skip(2)
+            .skip(1)
             .map(|a| a.to_string_lossy().into_owned())
             .collect();
         let code = warden::sandbox::inner::run(&argv);

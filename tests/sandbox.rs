@@ -265,3 +265,42 @@ fn without_bubblewrap_nothing_runs_unless_degraded_mode_is_asked_for() {
         describe(&out)
     );
 }
+
+#[test]
+fn tcp_is_refused_inside_the_sandbox_even_on_loopback() {
+    let env = Env::new();
+    let code = "use IO::Socket::INET; my $s = IO::Socket::INET->new(PeerAddr => '127.0.0.1:9', Timeout => 2); print $s ? \"connected\\n\" : \"refused: $!\\n\";";
+    let out = env.perl("net.pl", code);
+    let text = stdout(&out);
+    // Landlock denies the connect itself (EACCES); without it, only lo would answer (ECONNREFUSED).
+    assert!(
+        text.contains("refused") && text.contains("Permission denied"),
+        "{}",
+        describe(&out)
+    );
+}
+
+#[test]
+fn landlock_refuses_writes_that_the_mounts_alone_would_allow() {
+    let env = Env::new();
+    // /run and /var are writable tmpfs mounts inside the sandbox; only Landlock keeps them
+    // read-only, so a refused write here is Landlock at work.
+    let code = "for my $p ('/run/planted', '/var/planted') { if (open(my $f, '>', $p)) { print \"wrote $p\\n\" } else { print \"refused $p: $!\\n\" } }";
+    let out = env.perl("landlock.pl", code);
+    let text = stdout(&out);
+    assert!(
+        text.contains("refused /run/planted: Permission denied"),
+        "{}",
+        describe(&out)
+    );
+    assert!(
+        text.contains("refused /var/planted: Permission denied"),
+        "{}",
+        describe(&out)
+    );
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("Landlock"),
+        "Landlock not fully enforced: {}",
+        describe(&out)
+    );
+}

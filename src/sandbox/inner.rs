@@ -1,11 +1,76 @@
 //! The inner stage: warden's own binary, the first program inside the sandbox.
 //!
-//! It checks that it holds no capabilities (a sandbox started as root without `--cap-drop ALL`
-//! could remount the host writable), then replaces itself with the command. Landlock and the
-//! seccomp filter are applied here in the next step of this stage.
+//! bwrap has built the mounts; this stage adds what must be applied from inside: it checks that
+//! it holds no capabilities (a sandbox started as root without `--cap-drop ALL` could remount the
+//! host writable), sets resource limits, applies Landlock (read and execute where the sandbox can
+//! see, write only in the workspace, `/tmp` and `/dev`; TCP denied unless the network is
+//! authorised; abstract unix sockets and signals scoped to the sandbox), reports what the kernel
+//! actually enforced when it is less than asked, then replaces itself with the command.
 
 use std::os::unix::process::CommandExt;
+use std::path::PathBuf;
 use std::process::Command;
+
+use landlock::{
+    ABI, Access, AccessFs, AccessNet, Ruleset, RulesetAttr, RulesetCreatedAttr, RulesetStatus,
+    Scope, path_beneath_rules,
+};
+
+/// The Landlock ABI whose rights warden asks for (older kernels get what they support).
+const TARGET_ABI: ABI = ABI::V6;
+
+/// What the inner stage allows, passed on its command line by the outer stage.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct InnerPolicy {
+    pub read: Vec<PathBuf>,
+    pub write: Vec<PathBuf>,
+    pub network: bool,
+}
+
+impl InnerPolicy {
+    /// `--ro PATH`, `--rw PATH`, `--net`, then `--` and the command.
+    pub fn to_args(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for p in &self.read {
+            out.push("--ro".into());
+            out.push(p.to_string_lossy().into_owned());
+        }
+        for p in &self.write {
+            out.push("--rw".into());
+            out.push(p.to_string_lossy().into_owned());
+        }
+        if self.network {
+            out.push("--net".into());
+        }
+        out
+    }
+
+    /// Parses [`InnerPolicy::to_args`] output followed by `--` and the command.
+    pub fn parse(args: &[String]) -> Result<(InnerPolicy, Vec<String>), String> {
+        let mut policy = InnerPolicy::default();
+        let mut i = 0;
+        while i < args.len() {
+            match args[i].as_str() {
+                "--" => return Ok((policy, args[i + 1..].to_vec())),
+                "--net" => policy.network = true,
+                flag @ ("--ro" | "--rw") => {
+                    let path = args
+                        .get(i + 1)
+                        .ok_or_else(|| format!("{flag} needs a path"))?;
+                    if flag == "--ro" {
+                        policy.read.push(PathBuf::from(path));
+                    } else {
+                        policy.write.push(PathBuf::from(path));
+                    }
+                    i += 1;
+                }
+                other => return Err(format!("unknown inner option `{other}`")),
+            }
+            i += 1;
+        }
+        Err("missing `--` before the command".into())
+    }
+}
 
 /// The capability mask the kernel reports as effective for this process.
 fn effective_capabilities() -> Option<u64> {
@@ -14,8 +79,55 @@ fn effective_capabilities() -> Option<u64> {
     u64::from_str_radix(line.trim_start_matches("CapEff:").trim(), 16).ok()
 }
 
-/// Runs the command; returns only on failure, with the exit code to use.
-pub fn run(argv: &[String]) -> i32 {
+fn set_limits() {
+    use rustix::process::{Resource, Rlimit, setrlimit};
+    // No core dumps (they would copy memory, secrets included, into the workspace).
+    let _ = setrlimit(
+        Resource::Core,
+        Rlimit {
+            current: Some(0),
+            maximum: Some(0),
+        },
+    );
+    let _ = setrlimit(
+        Resource::Nofile,
+        Rlimit {
+            current: Some(4096),
+            maximum: Some(4096),
+        },
+    );
+}
+
+fn apply_landlock(policy: &InnerPolicy) -> Result<RulesetStatus, landlock::RulesetError> {
+    let mut ruleset = Ruleset::default().handle_access(AccessFs::from_all(TARGET_ABI))?;
+    if !policy.network {
+        ruleset = ruleset.handle_access(AccessNet::BindTcp | AccessNet::ConnectTcp)?;
+    }
+    let status = ruleset
+        .scope(Scope::from_all(TARGET_ABI))?
+        .create()?
+        .add_rules(path_beneath_rules(
+            &policy.read,
+            AccessFs::from_read(TARGET_ABI),
+        ))?
+        .add_rules(path_beneath_rules(
+            &policy.write,
+            AccessFs::from_all(TARGET_ABI),
+        ))?
+        .restrict_self()?;
+    Ok(status.ruleset)
+}
+
+/// Runs the inner stage with its arguments (after `__inner`); returns only on failure, with
+/// the exit code to use.
+pub fn run(args: &[String]) -> i32 {
+    let (policy, argv) = match InnerPolicy::parse(args) {
+        Ok(parsed) => parsed,
+        Err(e) => {
+            eprintln!("warden: inner stage: {e}");
+            return crate::exit::USAGE;
+        }
+    };
     match effective_capabilities() {
         Some(0) => {}
         Some(caps) => {
@@ -27,14 +139,59 @@ pub fn run(argv: &[String]) -> i32 {
             return crate::exit::INTERNAL;
         }
     }
-    let Some((program, args)) = argv.split_first() else {
+    set_limits();
+    match apply_landlock(&policy) {
+        Ok(RulesetStatus::FullyEnforced) => {}
+        Ok(RulesetStatus::PartiallyEnforced) => {
+            eprintln!("warden: Landlock is only partially enforced by this kernel")
+        }
+        Ok(RulesetStatus::NotEnforced) => eprintln!(
+            "warden: Landlock is not enforced by this kernel (bubblewrap still confines the command)"
+        ),
+        Err(e) => {
+            eprintln!("warden: cannot apply Landlock: {e}; refusing to run");
+            return crate::exit::INTERNAL;
+        }
+    }
+    let Some((program, rest)) = argv.split_first() else {
         eprintln!("warden: no command given to the sandbox");
         return crate::exit::USAGE;
     };
-    let error = Command::new(program).args(args).exec();
+    let error = Command::new(program).args(rest).exec();
     eprintln!("warden: {program}: {error}");
     match error.kind() {
         std::io::ErrorKind::NotFound => crate::exit::NOT_FOUND,
         _ => crate::exit::NOT_EXECUTABLE,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inner_arguments_round_trip() {
+        let policy = InnerPolicy {
+            read: vec![PathBuf::from("/")],
+            write: vec![PathBuf::from("/w"), PathBuf::from("/tmp")],
+            network: false,
+        };
+        let mut args = policy.to_args();
+        args.extend([
+            "--".to_string(),
+            "bash".to_string(),
+            "-c".to_string(),
+            "--rw x".to_string(),
+        ]);
+        let (parsed, argv) = InnerPolicy::parse(&args).expect("parses");
+        assert_eq!(parsed, policy);
+        assert_eq!(argv, vec!["bash", "-c", "--rw x"]);
+    }
+
+    #[test]
+    fn malformed_inner_arguments_are_errors() {
+        assert!(InnerPolicy::parse(&["--ro".to_string()]).is_err());
+        assert!(InnerPolicy::parse(&["--bogus".to_string(), "--".to_string()]).is_err());
+        assert!(InnerPolicy::parse(&["bash".to_string()]).is_err());
     }
 }

@@ -89,11 +89,18 @@ pub fn command(config: &Config, cwd: &Path, argv: &[String]) -> std::io::Result<
     std::fs::create_dir_all(&home)?;
     let host_env = std::env::vars_os()
         .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)));
-    let mut inner_argv = vec![
-        INNER_EXE.to_string(),
-        INNER_SUBCOMMAND.to_string(),
-        "--".to_string(),
-    ];
+    let inner_policy = inner::InnerPolicy {
+        read: vec![PathBuf::from("/")],
+        write: vec![
+            config.workspace.clone(),
+            PathBuf::from("/tmp"),
+            PathBuf::from("/dev"),
+        ],
+        network: config.network,
+    };
+    let mut inner_argv = vec![INNER_EXE.to_string(), INNER_SUBCOMMAND.to_string()];
+    inner_argv.extend(inner_policy.to_args());
+    inner_argv.push("--".to_string());
     inner_argv.extend(argv.iter().cloned());
     let spec = bwrap::SandboxSpec {
         workspace: config.workspace.clone(),
