@@ -31,6 +31,11 @@ pub struct Global {
     /// Extra rule file, consulted after the shipped rules (repeatable).
     #[arg(long = "rules", global = true, value_name = "FILE")]
     pub rules: Vec<PathBuf>,
+    /// Budget for each of the command's stdout and stderr when not a terminal, e.g. `1M`,
+    /// `512K`, `0` for none; the head and tail are kept and a marker names what was dropped
+    /// [default: 1M].
+    #[arg(long, global = true, value_name = "SIZE", value_parser = parse_size)]
+    pub max_output: Option<usize>,
     /// Run allowed commands inside the bubblewrap sandbox (the workspace the only writable tree,
     /// no network, a private /tmp, the real home invisible).
     #[arg(long, global = true)]
@@ -138,6 +143,28 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(seconds))
 }
 
+/// `1048576`, `512K`, `1M`, `2G` (powers of 1024); `0` turns the budget off.
+pub fn parse_size(text: &str) -> Result<usize, String> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let value: usize = number
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size (try 1M, 512K)"))?;
+    let factor: usize = match unit.to_ascii_uppercase().as_str() {
+        "" | "B" => 1,
+        "K" | "KB" | "KIB" => 1 << 10,
+        "M" | "MB" | "MIB" => 1 << 20,
+        "G" | "GB" | "GIB" => 1 << 30,
+        _ => return Err(format!("unknown unit `{unit}` in `{text}` (use K, M or G)")),
+    };
+    value
+        .checked_mul(factor)
+        .ok_or_else(|| format!("`{text}` is too large"))
+}
+
 /// The shell form, parsed.
 #[derive(Debug, Default)]
 pub struct ShellArgs {
@@ -237,6 +264,12 @@ pub fn parse_shell(args: &[OsString]) -> Result<ShellArgs, UsageError> {
                             .map_err(UsageError)?,
                     )
                 }
+                "max-output" => {
+                    out.global.max_output = Some(
+                        parse_size(&value_of(&mut i, inline, "--max-output")?)
+                            .map_err(UsageError)?,
+                    )
+                }
                 "rules" => out
                     .global
                     .rules
@@ -302,7 +335,7 @@ pub fn is_tool_form(args: &[OsString]) -> bool {
     let mut i = 0;
     while let Some(arg) = args.get(i).and_then(|a| a.to_str()) {
         match arg {
-            "--workspace" | "--timeout" | "--grace" | "--rules" => i += 2,
+            "--workspace" | "--timeout" | "--grace" | "--rules" | "--max-output" => i += 2,
             "--json" | "--allow-degraded" | "--sandbox" => i += 1,
             a if a.starts_with("--") && a.contains('=') => i += 1,
             a => return SUBCOMMANDS.contains(&a),

@@ -11,6 +11,7 @@
 pub mod classify;
 pub mod cli;
 pub mod exit;
+pub mod output;
 pub mod pipeline;
 pub mod policy;
 pub mod remediate;

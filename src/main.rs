@@ -358,6 +358,14 @@ fn decide_and_run(evaluator: &mut Evaluator, global: &Global, request: Request) 
         }
     };
     let mut runner = Runner::new(evaluator.ctx.cwd.clone(), confinement);
+    // A terminal gets the stream as it is; pipes and files (agents, CI) get a bounded copy.
+    let budget = global
+        .max_output
+        .unwrap_or(warden::output::DEFAULT_MAX_OUTPUT);
+    if budget > 0 {
+        runner.max_stdout = (!std::io::stdout().is_terminal()).then_some(budget);
+        runner.max_stderr = (!std::io::stderr().is_terminal()).then_some(budget);
+    }
     if let Some(t) = global.timeout {
         runner.timeout = t;
     }

@@ -76,6 +76,10 @@ pub struct Runner {
     pub grace: Duration,
     pub cwd: PathBuf,
     pub confinement: Confinement,
+    /// Byte budget for the command's stdout and stderr (None: passed straight through, as for
+    /// a terminal).
+    pub max_stdout: Option<usize>,
+    pub max_stderr: Option<usize>,
 }
 
 impl Runner {
@@ -85,6 +89,8 @@ impl Runner {
             grace: DEFAULT_GRACE,
             cwd,
             confinement,
+            max_stdout: None,
+            max_stderr: None,
         }
     }
 
@@ -141,6 +147,12 @@ impl Runner {
         let program = argv.first().cloned().unwrap_or_default();
         let mut cmd = self.command(argv)?;
         cmd.process_group(0);
+        if self.max_stdout.is_some() {
+            cmd.stdout(std::process::Stdio::piped());
+        }
+        if self.max_stderr.is_some() {
+            cmd.stderr(std::process::Stdio::piped());
+        }
         let mut child = cmd.spawn().map_err(|source| match source.kind() {
             std::io::ErrorKind::NotFound => RunError::NotFound(program.clone()),
             std::io::ErrorKind::PermissionDenied => RunError::NotExecutable(program.clone()),
@@ -151,6 +163,13 @@ impl Runner {
         })?;
         let leader = child.id();
         let group = Pid::from_child(&child);
+        let mut copiers = Vec::new();
+        if let (Some(max), Some(pipe)) = (self.max_stdout, child.stdout.take()) {
+            copiers.push(spawn_copier(pipe, max, false));
+        }
+        if let (Some(max), Some(pipe)) = (self.max_stderr, child.stderr.take()) {
+            copiers.push(spawn_copier(pipe, max, true));
+        }
         let (tx, rx) = mpsc::channel::<std::io::Result<ExitStatus>>();
         std::thread::spawn(move || {
             let _ = tx.send(child.wait());
@@ -173,11 +192,39 @@ impl Runner {
                 // Stragglers that ignored TERM and outlived the leader go too.
                 signal_all(&tree, Signal::KILL);
                 signal_group(group, Signal::KILL);
+                finish_copiers(copiers);
                 return Ok(Outcome::TimedOut);
             }
         };
+        finish_copiers(copiers);
         let status = status.map_err(|source| RunError::Spawn { program, source })?;
         Ok(outcome_of(status))
+    }
+}
+
+/// Copies one of the command's streams to warden's own, within the budget, on its own thread.
+fn spawn_copier(
+    pipe: impl std::io::Read + Send + 'static,
+    max: usize,
+    stderr: bool,
+) -> mpsc::Receiver<()> {
+    let (done, finished) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = if stderr {
+            crate::output::copy_capped(pipe, std::io::stderr(), max)
+        } else {
+            crate::output::copy_capped(pipe, std::io::stdout(), max)
+        };
+        let _ = done.send(());
+    });
+    finished
+}
+
+/// Waits briefly for the copiers: a background process that outlives the command may hold
+/// its pipe open, and warden does not wait for it.
+fn finish_copiers(copiers: Vec<mpsc::Receiver<()>>) {
+    for copier in copiers {
+        let _ = copier.recv_timeout(Duration::from_millis(500));
     }
 }
 

@@ -304,3 +304,57 @@ fn landlock_refuses_writes_that_the_mounts_alone_would_allow() {
         describe(&out)
     );
 }
+
+#[test]
+fn an_output_flood_is_capped_and_warden_memory_stays_bounded() {
+    use std::io::Read;
+    let env = Env::new();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_warden"))
+        .env_clear()
+        .env("PATH", PATH)
+        .env("HOME", &env.home)
+        .arg("--workspace")
+        .arg(&env.workspace)
+        .args(["--sandbox", "-c", "head -c 2147483648 /dev/zero"])
+        .current_dir(&env.workspace)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("run warden");
+    let pid = child.id();
+    let mut stdout = child.stdout.take().expect("stdout");
+    let reader = std::thread::spawn(move || {
+        let mut all = Vec::new();
+        stdout.read_to_end(&mut all).expect("read");
+        all
+    });
+    // Sample warden's resident memory while the flood runs.
+    let mut peak_kib = 0u64;
+    while child.try_wait().expect("wait").is_none() {
+        if let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status"))
+            && let Some(line) = status.lines().find(|l| l.starts_with("VmRSS:"))
+        {
+            let kib: u64 = line
+                .split_whitespace()
+                .nth(1)
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0);
+            peak_kib = peak_kib.max(kib);
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let out = reader.join().expect("reader");
+    assert!(
+        out.len() < 1_100_000,
+        "output not capped: {} bytes",
+        out.len()
+    );
+    let text = String::from_utf8_lossy(&out);
+    assert!(
+        text.contains("bytes of output dropped here, sha256 "),
+        "no marker"
+    );
+    assert!(
+        peak_kib > 0 && peak_kib < 64 * 1024,
+        "warden's RSS peaked at {peak_kib} KiB"
+    );
+}
