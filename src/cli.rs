@@ -94,6 +94,8 @@ pub enum Command {
         #[arg(last = true, value_name = "PROGRAM [ARGS]")]
         argv: Vec<OsString>,
     },
+    /// Check what the sandbox can have on this machine (bwrap, namespaces, Landlock), with fixes.
+    Doctor,
     /// Inspect and test the rules in force.
     Policy {
         #[command(subcommand)]
@@ -112,7 +114,7 @@ pub enum PolicyAction {
 }
 
 /// Names that select the tool form; anything else is the shell form.
-pub const SUBCOMMANDS: &[&str] = &["run", "check", "explain", "policy", "help"];
+pub const SUBCOMMANDS: &[&str] = &["run", "check", "explain", "policy", "doctor", "help"];
 
 /// `120`, `120s`, `500ms`, `2m`, `1h`, `1.5s`.
 pub fn parse_duration(text: &str) -> Result<Duration, String> {

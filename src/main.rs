@@ -428,6 +428,7 @@ fn tool_form(args: Vec<OsString>) -> i32 {
         }
         Command::Explain { command, argv } => explain(&cli.global, command, argv),
         Command::Policy { action } => policy(&cli.global, action),
+        Command::Doctor => doctor(&cli.global),
     };
     result.unwrap_or_else(fail)
 }
@@ -638,4 +639,36 @@ fn policy(global: &Global, action: PolicyAction) -> Result<i32, Fatal> {
             })
         }
     }
+}
+
+fn doctor(global: &Global) -> Result<i32, Fatal> {
+    let ctx = context(global)?;
+    let checks = warden::sandbox::doctor::run(&ctx.workspace);
+    let out = if global.json {
+        serde_json::to_string_pretty(&checks).unwrap_or_default()
+    } else {
+        checks
+            .iter()
+            .map(|c| {
+                let fix = c
+                    .fix
+                    .as_deref()
+                    .map(|f| format!("\n          fix: {f}"))
+                    .unwrap_or_default();
+                format!(
+                    "{:<8} {:<16} {}{fix}",
+                    c.status.to_uppercase(),
+                    c.name,
+                    c.detail
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    write_stdout(&out)?;
+    Ok(if checks.iter().any(|c| c.status == "missing") {
+        1
+    } else {
+        exit::OK
+    })
 }

@@ -358,3 +358,21 @@ fn an_output_flood_is_capped_and_warden_memory_stays_bounded() {
         "warden's RSS peaked at {peak_kib} KiB"
     );
 }
+
+#[test]
+fn doctor_reports_each_layer_and_exits_0_when_the_sandbox_works() {
+    let env = Env::new();
+    let out = env.warden(&["doctor", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let checks: serde_json::Value =
+        serde_json::from_slice(&out.stdout).expect("doctor --json prints JSON");
+    let status_of = |name: &str| {
+        checks
+            .as_array()
+            .and_then(|a| a.iter().find(|c| c["name"] == name))
+            .map(|c| c["status"].as_str().unwrap_or_default().to_string())
+    };
+    assert_eq!(status_of("bwrap").as_deref(), Some("ok"), "{checks}");
+    assert_eq!(status_of("sandbox").as_deref(), Some("ok"), "{checks}");
+    assert_eq!(status_of("landlock").as_deref(), Some("ok"), "{checks}");
+}

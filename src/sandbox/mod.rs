@@ -7,6 +7,7 @@
 //! nothing runs unless the user opted in to running unconfined, and then warden says so.
 
 pub mod bwrap;
+pub mod doctor;
 pub mod inner;
 pub mod spec;
 
