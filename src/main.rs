@@ -376,8 +376,8 @@ fn decide_and_run(evaluator: &mut Evaluator, global: &Global, request: Request) 
         Ok(outcome) => {
             if outcome == warden::runner::Outcome::TimedOut {
                 eprintln!(
-                    "warden: timed out after {:?}; the process group was stopped",
-                    runner.timeout
+                    "[timeout] killed after {:?} — the command and everything it started were stopped (TERM, then KILL after {:?})",
+                    runner.timeout, runner.grace
                 );
             }
             outcome.exit_code()

@@ -7,7 +7,8 @@
 
 use std::path::PathBuf;
 use std::process::{Command, ExitStatus};
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock, mpsc};
 use std::time::{Duration, Instant};
 
 use rustix::process::{Pid, Signal, kill_process_group};
@@ -174,32 +175,72 @@ impl Runner {
         std::thread::spawn(move || {
             let _ = tx.send(child.wait());
         });
-        let remaining = deadline.saturating_duration_since(Instant::now());
-        let status = match rx.recv_timeout(remaining) {
-            Ok(status) => status,
-            Err(_) => {
-                // TERM (and CONT, so stopped processes see it) to the whole tree, including
-                // processes that left the group (`setsid`, bwrap's new session); then KILL.
-                let tree = process_tree(leader);
-                signal_all(&tree, Signal::TERM);
-                signal_all(&tree, Signal::CONT);
-                signal_group(group, Signal::TERM);
-                if rx.recv_timeout(self.grace).is_err() {
-                    signal_all(&process_tree(leader), Signal::KILL);
-                    signal_group(group, Signal::KILL);
-                    let _ = rx.recv();
-                }
-                // Stragglers that ignored TERM and outlived the leader go too.
-                signal_all(&tree, Signal::KILL);
+        let caught = caught_signal();
+        let status = loop {
+            let remaining = deadline.saturating_duration_since(Instant::now());
+            let stopped_by = match rx.recv_timeout(remaining.min(Duration::from_millis(50))) {
+                Ok(status) => break Some(status),
+                Err(mpsc::RecvTimeoutError::Disconnected) => break None,
+                Err(mpsc::RecvTimeoutError::Timeout) if remaining.is_zero() => Stop::Deadline,
+                Err(mpsc::RecvTimeoutError::Timeout) => match caught.load(Ordering::SeqCst) {
+                    0 => continue,
+                    sig => Stop::Signal(sig as i32),
+                },
+            };
+            // TERM (and CONT, so stopped processes see it) to the whole tree, including
+            // processes that left the group (`setsid`, bwrap's new session); then KILL.
+            let tree = process_tree(leader);
+            signal_all(&tree, Signal::TERM);
+            signal_all(&tree, Signal::CONT);
+            signal_group(group, Signal::TERM);
+            if rx.recv_timeout(self.grace).is_err() {
+                signal_all(&process_tree(leader), Signal::KILL);
                 signal_group(group, Signal::KILL);
-                finish_copiers(copiers);
-                return Ok(Outcome::TimedOut);
+                let _ = rx.recv();
             }
+            // Stragglers that ignored TERM and outlived the leader go too.
+            signal_all(&tree, Signal::KILL);
+            signal_group(group, Signal::KILL);
+            finish_copiers(copiers);
+            return Ok(match stopped_by {
+                Stop::Deadline => Outcome::TimedOut,
+                Stop::Signal(sig) => Outcome::Signaled(sig),
+            });
         };
         finish_copiers(copiers);
-        let status = status.map_err(|source| RunError::Spawn { program, source })?;
+        let status = status
+            .unwrap_or_else(|| Err(std::io::Error::other("lost track of the command")))
+            .map_err(|source| RunError::Spawn { program, source })?;
         Ok(outcome_of(status))
     }
+}
+
+/// Why a run is being stopped early.
+enum Stop {
+    Deadline,
+    /// warden itself got this signal (Ctrl-C, TERM, HUP): the command's tree gets the same
+    /// TERM → grace → KILL as on a timeout, and warden reports 128+N.
+    Signal(i32),
+}
+
+/// The signal warden has caught (0 for none). Handlers are installed once, on first use: the
+/// command runs in its own process group, so a terminal's Ctrl-C reaches only warden, which must
+/// pass it on rather than die and leave the command running.
+fn caught_signal() -> Arc<AtomicUsize> {
+    static CAUGHT: OnceLock<Arc<AtomicUsize>> = OnceLock::new();
+    CAUGHT
+        .get_or_init(|| {
+            let flag = Arc::new(AtomicUsize::new(0));
+            for sig in [
+                signal_hook::consts::SIGINT,
+                signal_hook::consts::SIGTERM,
+                signal_hook::consts::SIGHUP,
+            ] {
+                let _ = signal_hook::flag::register_usize(sig, Arc::clone(&flag), sig as usize);
+            }
+            flag
+        })
+        .clone()
 }
 
 /// Copies one of the command's streams to warden's own, within the budget, on its own thread.

@@ -812,7 +812,7 @@ fn command_past_its_timeout_is_stopped_with_124() {
     let run = env.run_detached(["--timeout", "1s", "--grace", "1s", "-c", "sleep 30"]);
     run.expect_code(TIMEOUT);
     assert!(run.elapsed < Duration::from_secs(10), "{run:?}");
-    assert!(run.stderr.contains("timed out"), "{run:?}");
+    assert!(run.stderr.contains("[timeout] killed after"), "{run:?}");
 }
 
 #[test]

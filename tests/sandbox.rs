@@ -376,3 +376,62 @@ fn doctor_reports_each_layer_and_exits_0_when_the_sandbox_works() {
     assert_eq!(status_of("sandbox").as_deref(), Some("ok"), "{checks}");
     assert_eq!(status_of("landlock").as_deref(), Some("ok"), "{checks}");
 }
+
+#[test]
+fn a_signal_to_warden_stops_the_whole_command_tree() {
+    for sandbox in [false, true] {
+        let env = Env::new();
+        let marker = format!("warden-signal-marker-{}-{sandbox}", std::process::id());
+        let script =
+            format!("bash -c 'exec -a {marker} sleep 30' & bash -c 'exec -a {marker} sleep 30'");
+        let mut args = vec![
+            "--workspace".to_string(),
+            env.workspace.display().to_string(),
+        ];
+        if sandbox {
+            args.push("--sandbox".into());
+        }
+        args.extend(["-c".to_string(), script]);
+        let mut child = Command::new(env!("CARGO_BIN_EXE_warden"))
+            .env_clear()
+            .env("PATH", PATH)
+            .env("HOME", &env.home)
+            .args(&args)
+            .current_dir(&env.workspace)
+            .spawn()
+            .expect("run warden");
+        let running = |marker: &str| {
+            std::fs::read_dir("/proc")
+                .into_iter()
+                .flatten()
+                .filter_map(Result::ok)
+                .filter(|e| {
+                    std::fs::read(e.path().join("cmdline"))
+                        // argv[0] only: warden's and bash's own command lines mention the marker too.
+                        .is_ok_and(|c| c.split(|b| *b == 0).next() == Some(marker.as_bytes()))
+                })
+                .count()
+        };
+        let start = Instant::now();
+        while running(&marker) < 2 && start.elapsed() < Duration::from_secs(5) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert_eq!(
+            running(&marker),
+            2,
+            "the command tree did not start (sandbox: {sandbox})"
+        );
+        Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status()
+            .expect("kill");
+        let status = child.wait().expect("wait");
+        assert_eq!(status.code(), Some(143), "sandbox: {sandbox}");
+        std::thread::sleep(Duration::from_millis(300));
+        assert_eq!(
+            running(&marker),
+            0,
+            "processes survived warden's TERM (sandbox: {sandbox})"
+        );
+    }
+}
