@@ -435,3 +435,30 @@ fn a_signal_to_warden_stops_the_whole_command_tree() {
         );
     }
 }
+
+#[test]
+fn toolchains_under_home_run_but_the_rest_of_home_stays_hidden() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = Env::new();
+    let bin = env.home.join(".mytool/bin");
+    std::fs::create_dir_all(&bin).expect("mkdir");
+    std::fs::write(bin.join("mytool"), "#!/bin/sh\necho tool ok\n").expect("write");
+    std::fs::set_permissions(bin.join("mytool"), std::fs::Permissions::from_mode(0o755))
+        .expect("chmod");
+    let path = format!("{}:{PATH}", bin.display());
+    let bashrc = env.home.join(".bashrc");
+    let out = env.warden_with(
+        &[
+            "--sandbox",
+            "-c",
+            &format!(
+                "mytool; test -e {} && echo rc visible || echo rc hidden",
+                bashrc.display()
+            ),
+        ],
+        &[("PATH", &path)],
+    );
+    let text = stdout(&out);
+    assert!(text.contains("tool ok"), "{}", describe(&out));
+    assert!(text.contains("rc hidden"), "{}", describe(&out));
+}

@@ -103,15 +103,24 @@ pub fn command(config: &Config, cwd: &Path, argv: &[String]) -> std::io::Result<
     inner_argv.extend(inner_policy.to_args());
     inner_argv.push("--".to_string());
     inner_argv.extend(argv.iter().cloned());
+    let host_path = std::env::var("PATH").unwrap_or_default();
+    let real_home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .unwrap_or_default();
+    let tools = spec::home_toolchains(&host_path, &real_home);
+    let mut env = spec::environment(host_env, &config.env_names, &home);
+    env.extend(tools.env.iter().cloned());
+    let mut binds = vec![(config.exe.clone(), PathBuf::from(INNER_EXE))];
+    binds.extend(tools.trees.iter().map(|t| (t.clone(), t.clone())));
     let spec = bwrap::SandboxSpec {
         workspace: config.workspace.clone(),
         cwd: cwd.to_path_buf(),
         network: config.network,
         tmp_bytes: config.tmp_bytes,
-        env: spec::environment(host_env, &config.env_names, &home),
+        env,
         protected: spec::protected_paths(&config.workspace),
-        masked: Vec::new(),
-        binds: vec![(config.exe.clone(), PathBuf::from(INNER_EXE))],
+        masked: tools.masked.clone(),
+        binds,
         status_fd: None,
         argv: inner_argv,
     };

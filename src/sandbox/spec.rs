@@ -116,6 +116,87 @@ where
     env
 }
 
+/// Toolchains installed under the real home (`~/.cargo/bin`, `~/.pyenv/shims`, `~/.local/bin`
+/// on `PATH`): the home stays invisible, but these trees are bound read-only at their real paths,
+/// with credential files inside them masked, and the variables that locate them are set.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HomeToolchains {
+    /// Trees to bind read-only.
+    pub trees: Vec<PathBuf>,
+    /// Credential files inside those trees, to hide.
+    pub masked: Vec<InnerPath>,
+    /// Variables pointing at the trees (`CARGO_HOME`, `RUSTUP_HOME`, …).
+    pub env: Vec<(String, String)>,
+}
+
+/// Finds the toolchains that `path` (a `PATH` value) reaches under `home`.
+pub fn home_toolchains(path: &str, home: &Path) -> HomeToolchains {
+    let mut out = HomeToolchains::default();
+    if home.as_os_str().is_empty() || home == Path::new("/") {
+        return out;
+    }
+    let add = |tree: PathBuf, out: &mut HomeToolchains| {
+        if tree.is_dir()
+            && !out.trees.contains(&tree)
+            && secrets::secret_kind(&tree.to_string_lossy()).is_none()
+        {
+            out.trees.push(tree);
+        }
+    };
+    for dir in std::env::split_paths(path) {
+        let Ok(rest) = dir.strip_prefix(home) else {
+            continue;
+        };
+        let Some(top) = rest
+            .components()
+            .next()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        else {
+            continue;
+        };
+        match top.as_str() {
+            // ~/.local holds keyrings and application data: only its bin directory.
+            ".local" | ".config" => add(dir.clone(), &mut out),
+            ".cargo" => {
+                add(home.join(".cargo"), &mut out);
+                add(home.join(".rustup"), &mut out);
+            }
+            name if name.starts_with('.') => add(home.join(name), &mut out),
+            _ => add(dir.clone(), &mut out),
+        }
+    }
+    for (var, dir) in [
+        ("CARGO_HOME", ".cargo"),
+        ("RUSTUP_HOME", ".rustup"),
+        ("PYENV_ROOT", ".pyenv"),
+        ("NVM_DIR", ".nvm"),
+    ] {
+        let tree = home.join(dir);
+        if out.trees.contains(&tree) {
+            out.env
+                .push((var.to_string(), tree.to_string_lossy().into_owned()));
+        }
+    }
+    for tree in &out.trees {
+        for name in [
+            "credentials",
+            "credentials.toml",
+            ".credentials.toml",
+            ".npmrc",
+            ".pypirc",
+        ] {
+            let file = tree.join(name);
+            if file.is_file() {
+                out.masked.push(InnerPath {
+                    path: file,
+                    dir: false,
+                });
+            }
+        }
+    }
+    out
+}
+
 /// Paths inside the workspace through which a sandboxed command could plant code that the host
 /// runs later; those that exist are re-bound read-only.
 pub const PROTECTED: &[&str] = &[
@@ -259,6 +340,55 @@ mod tests {
             env.contains(&("HOME".into(), "/w/h".into())),
             "the real HOME never passes"
         );
+    }
+
+    #[test]
+    fn toolchains_under_home_are_found_without_exposing_the_home() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let home = dir.path();
+        for d in [
+            ".cargo/bin",
+            ".rustup/toolchains",
+            ".local/bin",
+            ".local/share/keyrings",
+            ".pyenv/shims",
+            ".ssh",
+        ] {
+            std::fs::create_dir_all(home.join(d)).expect("mkdir");
+        }
+        std::fs::write(home.join(".cargo/credentials.toml"), "token").expect("write");
+        let path = format!(
+            "{}:{}:{}:{}:/usr/bin",
+            home.join(".cargo/bin").display(),
+            home.join(".local/bin").display(),
+            home.join(".pyenv/shims").display(),
+            home.join(".ssh").display()
+        );
+        let found = home_toolchains(&path, home);
+        assert_eq!(
+            found.trees,
+            vec![
+                home.join(".cargo"),
+                home.join(".rustup"),
+                home.join(".local/bin"),
+                home.join(".pyenv")
+            ]
+        );
+        assert_eq!(
+            found.masked,
+            vec![InnerPath {
+                path: home.join(".cargo/credentials.toml"),
+                dir: false
+            }]
+        );
+        assert!(found.env.contains(&(
+            "CARGO_HOME".into(),
+            home.join(".cargo").display().to_string()
+        )));
+        assert!(found.env.contains(&(
+            "RUSTUP_HOME".into(),
+            home.join(".rustup").display().to_string()
+        )));
     }
 
     #[test]
