@@ -16,6 +16,8 @@ use warden::runner::{Confinement, Runner};
 use warden::shell::{Context, MAX_INPUT_BYTES};
 
 fn main() -> ExitCode {
+    // Before any thread exists: nothing warden inherited beyond stdio reaches a command.
+    warden::sys::close_inherited_fds_on_exec();
     let args: Vec<OsString> = std::env::args_os().skip(1).collect();
     // Inside the sandbox: warden's own inner stage, then the command.
     if args

@@ -462,3 +462,39 @@ fn toolchains_under_home_run_but_the_rest_of_home_stays_hidden() {
     assert!(text.contains("tool ok"), "{}", describe(&out));
     assert!(text.contains("rc hidden"), "{}", describe(&out));
 }
+
+#[test]
+fn inherited_descriptors_do_not_reach_the_command() {
+    let env = Env::new();
+    let leak = env.root.join("leak.txt");
+    std::fs::write(&leak, "host file\n").expect("write");
+    for sandbox in ["", "--sandbox"] {
+        // bash opens fds 7 and 8 without close-on-exec, then becomes warden.
+        let script = format!(
+            "exec 7<'{leak}' 8>>'{leak}'; exec '{warden}' --workspace '{ws}' {sandbox} -c 'ls /proc/self/fd; echo pwned >&8'",
+            leak = leak.display(),
+            warden = env!("CARGO_BIN_EXE_warden"),
+            ws = env.workspace.display(),
+        );
+        let out = Command::new("bash")
+            .args(["-c", &script])
+            .env_clear()
+            .env("PATH", PATH)
+            .env("HOME", &env.home)
+            .current_dir(&env.workspace)
+            .output()
+            .expect("run");
+        let fds: Vec<String> = stdout(&out).lines().map(str::to_string).collect();
+        assert_eq!(
+            fds,
+            vec!["0", "1", "2", "3"],
+            "mode {sandbox:?}: {}",
+            describe(&out)
+        );
+        assert_eq!(
+            read(&leak),
+            "host file\n",
+            "a command wrote through an inherited descriptor"
+        );
+    }
+}
