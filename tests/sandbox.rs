@@ -498,3 +498,21 @@ fn inherited_descriptors_do_not_reach_the_command() {
         );
     }
 }
+
+#[test]
+fn a_symlink_planted_over_a_protected_path_makes_the_next_run_refuse() {
+    let env = Env::new();
+    std::fs::remove_dir_all(env.workspace.join(".git/hooks")).expect("rmdir");
+    // A first run plants `.git/hooks` as a link to a writable directory of the workspace.
+    let plant = "mkdir -p evil && ln -s ../evil .git/hooks";
+    let out = env.warden(&["--sandbox", "-c", plant]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    // The next run must not go ahead as if the hooks were protected.
+    let out = env.warden(&["--sandbox", "-c", "true"]);
+    assert_eq!(out.status.code(), Some(125), "{}", describe(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(".git/hooks is a symbolic link"),
+        "{}",
+        describe(&out)
+    );
+}

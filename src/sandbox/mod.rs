@@ -103,6 +103,12 @@ pub fn command(config: &Config, cwd: &Path, argv: &[String]) -> std::io::Result<
     inner_argv.extend(inner_policy.to_args());
     inner_argv.push("--".to_string());
     inner_argv.extend(argv.iter().cloned());
+    let protected = spec::protected_paths(&config.workspace).map_err(|link| {
+        std::io::Error::other(format!(
+            "{} is a symbolic link; the host would follow it, so it cannot be protected — check it and remove it",
+            link.display()
+        ))
+    })?;
     let host_path = std::env::var("PATH").unwrap_or_default();
     let real_home = std::env::var_os("HOME")
         .map(PathBuf::from)
@@ -118,7 +124,7 @@ pub fn command(config: &Config, cwd: &Path, argv: &[String]) -> std::io::Result<
         network: config.network,
         tmp_bytes: config.tmp_bytes,
         env,
-        protected: spec::protected_paths(&config.workspace),
+        protected,
         masked: tools.masked.clone(),
         binds,
         status_fd: None,

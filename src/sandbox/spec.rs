@@ -218,7 +218,17 @@ pub const PROTECTED: &[&str] = &[
 
 /// The protected paths that exist in `workspace` (a `.git` that is a file pointing elsewhere is
 /// protected as a whole).
-pub fn protected_paths(workspace: &Path) -> Vec<InnerPath> {
+///
+/// A protected path that is a symbolic link is refused: the host would follow it to wherever it
+/// points (a writable directory of the workspace, say), so re-binding the link protects nothing.
+/// Such links are how one run plants code for the host; a person should look at them.
+pub fn protected_paths(workspace: &Path) -> Result<Vec<InnerPath>, PathBuf> {
+    for name in [".git"].iter().chain(PROTECTED) {
+        let path = workspace.join(name);
+        if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(path);
+        }
+    }
     let mut out = Vec::new();
     if std::fs::symlink_metadata(workspace.join(".git")).is_ok_and(|m| m.is_file()) {
         out.push(InnerPath {
@@ -235,7 +245,7 @@ pub fn protected_paths(workspace: &Path) -> Vec<InnerPath> {
             });
         }
     }
-    out
+    Ok(out)
 }
 
 /// Secret files and directories inside the workspace, found breadth-first without following
@@ -396,7 +406,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         std::fs::create_dir_all(dir.path().join(".git/hooks")).expect("mkdir");
         std::fs::write(dir.path().join(".envrc"), "x").expect("write");
-        let found = protected_paths(dir.path());
+        let found = protected_paths(dir.path()).expect("no links");
         assert_eq!(
             found,
             vec![
@@ -413,13 +423,29 @@ mod tests {
     }
 
     #[test]
+    fn a_protected_path_that_is_a_symlink_is_refused() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::create_dir_all(dir.path().join(".git")).expect("mkdir");
+        std::fs::create_dir_all(dir.path().join("writable")).expect("mkdir");
+        std::os::unix::fs::symlink("../writable", dir.path().join(".git/hooks")).expect("symlink");
+        assert_eq!(
+            protected_paths(dir.path()),
+            Err(dir.path().join(".git/hooks"))
+        );
+    }
+
+    #[test]
     fn a_git_file_pointing_elsewhere_is_protected() {
         let dir = tempfile::tempdir().expect("tempdir");
         std::fs::write(dir.path().join(".git"), "gitdir: /elsewhere").expect("write");
-        assert!(protected_paths(dir.path()).contains(&InnerPath {
-            path: dir.path().join(".git"),
-            dir: false
-        }));
+        assert!(
+            protected_paths(dir.path())
+                .expect("no links")
+                .contains(&InnerPath {
+                    path: dir.path().join(".git"),
+                    dir: false
+                })
+        );
     }
 
     #[test]
