@@ -516,3 +516,31 @@ fn a_symlink_planted_over_a_protected_path_makes_the_next_run_refuse() {
         describe(&out)
     );
 }
+
+#[test]
+fn the_seccomp_filter_refuses_escape_system_calls_but_not_ordinary_ones() {
+    let env = Env::new();
+    let code = r#"
+print syscall(101, 0, 0, 0, 0) == -1 ? "ptrace: $!\n" : "ptrace allowed\n";
+use Socket;
+print socket(my $n, 16, 3, 0) ? "netlink allowed\n" : "netlink: $!\n";
+print socket(my $p, 17, 3, 0) ? "packet allowed\n" : "packet: $!\n";
+my $c = "x";
+print ioctl(STDIN, 0x5412, $c) ? "tiocsti allowed\n" : "tiocsti: $!\n";
+print socket(my $u, 1, 1, 0) ? "unix allowed\n" : "unix: $!\n";
+"#;
+    let out = env.perl("seccomp.pl", code);
+    let text = stdout(&out);
+    for refused in ["ptrace", "netlink", "packet", "tiocsti"] {
+        assert!(
+            text.contains(&format!("{refused}: Operation not permitted")),
+            "{refused}: {}",
+            describe(&out)
+        );
+    }
+    assert!(
+        text.contains("unix allowed"),
+        "ordinary sockets still work: {}",
+        describe(&out)
+    );
+}

@@ -175,6 +175,18 @@ pub fn run(workspace: &Path) -> Vec<Check> {
         }
     }
     checks.push(landlock_check());
-    checks.push(check("seccomp", "warn", "no seccomp filter yet", None));
+    match super::seccomp::filter() {
+        Ok(program) => checks.push(check(
+            "seccomp",
+            "ok",
+            format!(
+                "filter of {} instructions for {}",
+                program.len(),
+                std::env::consts::ARCH
+            ),
+            None,
+        )),
+        Err(e) => checks.push(check("seccomp", "missing", e, None)),
+    }
     checks
 }

@@ -5,7 +5,8 @@
 //! host writable), sets resource limits, applies Landlock (read and execute where the sandbox can
 //! see, write only in the workspace, `/tmp` and `/dev`; TCP denied unless the network is
 //! authorised; abstract unix sockets and signals scoped to the sandbox), reports what the kernel
-//! actually enforced when it is less than asked, then replaces itself with the command.
+//! actually enforced when it is less than asked, installs the seccomp filter, then replaces
+//! itself with the command.
 
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
@@ -152,6 +153,10 @@ pub fn run(args: &[String]) -> i32 {
             eprintln!("warden: cannot apply Landlock: {e}; refusing to run");
             return crate::exit::INTERNAL;
         }
+    }
+    if let Err(e) = super::seccomp::apply() {
+        eprintln!("warden: cannot install the seccomp filter: {e}; refusing to run");
+        return crate::exit::INTERNAL;
     }
     let Some((program, rest)) = argv.split_first() else {
         eprintln!("warden: no command given to the sandbox");

@@ -9,6 +9,7 @@
 pub mod bwrap;
 pub mod doctor;
 pub mod inner;
+pub mod seccomp;
 pub mod spec;
 
 use std::path::{Path, PathBuf};
