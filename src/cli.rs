@@ -96,6 +96,8 @@ pub enum Command {
     },
     /// Check what the sandbox can have on this machine (bwrap, namespaces, Landlock), with fixes.
     Doctor,
+    /// Try to break out of the sandbox on this machine; exit 0 only if everything is contained.
+    Selftest,
     /// Inspect and test the rules in force.
     Policy {
         #[command(subcommand)]
@@ -114,7 +116,9 @@ pub enum PolicyAction {
 }
 
 /// Names that select the tool form; anything else is the shell form.
-pub const SUBCOMMANDS: &[&str] = &["run", "check", "explain", "policy", "doctor", "help"];
+pub const SUBCOMMANDS: &[&str] = &[
+    "run", "check", "explain", "policy", "doctor", "selftest", "help",
+];
 
 /// `120`, `120s`, `500ms`, `2m`, `1h`, `1.5s`.
 pub fn parse_duration(text: &str) -> Result<Duration, String> {

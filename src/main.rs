@@ -431,6 +431,7 @@ fn tool_form(args: Vec<OsString>) -> i32 {
         Command::Explain { command, argv } => explain(&cli.global, command, argv),
         Command::Policy { action } => policy(&cli.global, action),
         Command::Doctor => doctor(&cli.global),
+        Command::Selftest => selftest(&cli.global),
     };
     result.unwrap_or_else(fail)
 }
@@ -672,5 +673,34 @@ fn doctor(global: &Global) -> Result<i32, Fatal> {
         1
     } else {
         exit::OK
+    })
+}
+
+fn selftest(global: &Global) -> Result<i32, Fatal> {
+    let probes = warden::sandbox::selftest::run().map_err(|e| Fatal {
+        code: exit::INTERNAL,
+        message: format!("selftest cannot start the sandbox: {e}"),
+    })?;
+    let out = if global.json {
+        serde_json::to_string_pretty(&probes).unwrap_or_default()
+    } else {
+        probes
+            .iter()
+            .map(|p| {
+                format!(
+                    "{:<10} {:<40} {}",
+                    if p.contained { "contained" } else { "BREACH" },
+                    p.name,
+                    p.detail
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    write_stdout(&out)?;
+    Ok(if probes.iter().all(|p| p.contained) {
+        exit::OK
+    } else {
+        1
     })
 }

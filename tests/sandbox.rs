@@ -544,3 +544,17 @@ print socket(my $u, 1, 1, 0) ? "unix allowed\n" : "unix: $!\n";
         describe(&out)
     );
 }
+
+#[test]
+fn selftest_finds_everything_contained_on_this_machine() {
+    let env = Env::new();
+    let out = env.warden(&["selftest", "--json"]);
+    let probes: serde_json::Value =
+        serde_json::from_slice(&out.stdout).expect("selftest --json prints JSON");
+    let probes = probes.as_array().expect("a list of probes");
+    assert!(probes.len() >= 10, "{probes:?}");
+    let breaches: Vec<&serde_json::Value> =
+        probes.iter().filter(|p| p["contained"] != true).collect();
+    assert!(breaches.is_empty(), "breaches: {breaches:?}");
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+}

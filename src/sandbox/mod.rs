@@ -10,6 +10,7 @@ pub mod bwrap;
 pub mod doctor;
 pub mod inner;
 pub mod seccomp;
+pub mod selftest;
 pub mod spec;
 
 use std::path::{Path, PathBuf};
