@@ -558,3 +558,31 @@ fn selftest_finds_everything_contained_on_this_machine() {
     assert!(breaches.is_empty(), "breaches: {breaches:?}");
     assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
 }
+
+#[test]
+fn selftest_also_finds_everything_contained_for_an_unprivileged_user() {
+    // As `nobody`: bwrap builds the sandbox in an unprivileged user namespace.
+    let out = Command::new("setpriv")
+        .args([
+            "--reuid=65534",
+            "--regid=65534",
+            "--clear-groups",
+            "env",
+            "-i",
+            "PATH=/usr/bin:/bin",
+            "HOME=/nonexistent",
+        ])
+        .arg(env!("CARGO_BIN_EXE_warden"))
+        .args(["selftest", "--json"])
+        .current_dir("/")
+        .output()
+        .expect("setpriv (util-linux) runs");
+    let probes: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|_| panic!("selftest as nobody: {}", describe(&out)));
+    let probes = probes.as_array().expect("a list of probes");
+    assert!(probes.len() >= 9, "{probes:?}");
+    let breaches: Vec<&serde_json::Value> =
+        probes.iter().filter(|p| p["contained"] != true).collect();
+    assert!(breaches.is_empty(), "breaches as nobody: {breaches:?}");
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+}
