@@ -5,7 +5,8 @@
 
 /// Success (also: a check that allows, help and version output).
 pub const OK: i32 = 0;
-/// `policy test`: some rule example failed.
+/// `policy test`: some rule example failed; `selftest`: a probe was not contained; `doctor`: a
+/// layer is missing.
 pub const TEST_FAILED: i32 = 1;
 /// Usage error: unknown option, missing command, unreadable rule file, bad workspace.
 pub const USAGE: i32 = 2;

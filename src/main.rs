@@ -670,7 +670,7 @@ fn doctor(global: &Global) -> Result<i32, Fatal> {
     };
     write_stdout(&out)?;
     Ok(if checks.iter().any(|c| c.status == "missing") {
-        1
+        exit::TEST_FAILED
     } else {
         exit::OK
     })
@@ -701,6 +701,6 @@ fn selftest(global: &Global) -> Result<i32, Fatal> {
     Ok(if probes.iter().all(|p| p.contained) {
         exit::OK
     } else {
-        1
+        exit::TEST_FAILED
     })
 }
