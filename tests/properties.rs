@@ -244,6 +244,22 @@ fn nested_braces_cannot_make_brace_expansion_backtrack_exponentially() {
         );
         assert!(!ev.effective().verdict.rule.is_empty());
     }
+    // A sequence bound too long for an i64 made the grammar crate panic (found by fuzzing).
+    let overflow = format!(
+        ",00{{{}{{{}5{}.{{a",
+        "0".repeat(24),
+        "0".repeat(3),
+        "0".repeat(30)
+    );
+    let ev = e.evaluate(Request::shell(overflow));
+    assert!(
+        !ev.analysis
+            .findings
+            .iter()
+            .any(|f| f.detail.contains("grammar failed")),
+        "{:?}",
+        ev.analysis.findings
+    );
     // Ordinary brace expansion still works and is judged per alternative.
     assert_eq!(
         e.evaluate(Request::shell("rm -rf build/{a,b}")).decision(),

@@ -812,7 +812,13 @@ fn expand_braces(raw: &str) -> Option<Vec<String>> {
             _ => {}
         }
     }
-    if deepest > 4 || raw.bytes().filter(|&b| b == b'{').count() > 16 {
+    // It also panics on a sequence bound that overflows an i64 (`{0000…0005..a}`, fuzzing).
+    let longest_digits = raw
+        .split(|c: char| !c.is_ascii_digit())
+        .map(str::len)
+        .max()
+        .unwrap_or(0);
+    if deepest > 4 || raw.bytes().filter(|&b| b == b'{').count() > 16 || longest_digits > 18 {
         return None;
     }
     let options = super::parser_options();
