@@ -231,16 +231,7 @@ fn without_bubblewrap_nothing_runs_unless_degraded_mode_is_asked_for() {
     std::fs::create_dir_all(&bin).expect("mkdir");
     std::os::unix::fs::symlink("/bin/bash", bin.join("bash")).expect("symlink");
     let path = bin.to_string_lossy().into_owned();
-    let out = Command::new(env!("CARGO_BIN_EXE_warden"))
-        .env_clear()
-        .env("PATH", &path)
-        .env("HOME", &env.home)
-        .arg("--workspace")
-        .arg(&env.workspace)
-        .args(["--sandbox", "-c", "/bin/echo ran"])
-        .current_dir(&env.workspace)
-        .output()
-        .expect("run warden");
+    let out = env.warden_with(&["--sandbox", "-c", "/bin/echo ran"], &[("PATH", &path)]);
     assert_eq!(out.status.code(), Some(125), "{}", describe(&out));
     assert!(!stdout(&out).contains("ran"));
     assert!(
@@ -248,16 +239,10 @@ fn without_bubblewrap_nothing_runs_unless_degraded_mode_is_asked_for() {
         "{}",
         describe(&out)
     );
-    let out = Command::new(env!("CARGO_BIN_EXE_warden"))
-        .env_clear()
-        .env("PATH", &path)
-        .env("HOME", &env.home)
-        .arg("--workspace")
-        .arg(&env.workspace)
-        .args(["--sandbox", "--allow-degraded", "-c", "/bin/echo ran"])
-        .current_dir(&env.workspace)
-        .output()
-        .expect("run warden");
+    let out = env.warden_with(
+        &["--sandbox", "--allow-degraded", "-c", "/bin/echo ran"],
+        &[("PATH", &path)],
+    );
     assert_eq!(stdout(&out), "ran\n", "{}", describe(&out));
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("WITHOUT the sandbox"),

@@ -354,7 +354,9 @@ const DANGEROUS_VARS: &[&str] = &[
     "NODE_PATH",
 ];
 
-fn dangerous_var(name: &str) -> bool {
+/// Whether setting this variable changes what a program loads or runs. Shared with the
+/// sandbox, whose environment never carries these.
+pub fn dangerous_var(name: &str) -> bool {
     DANGEROUS_VARS.contains(&name)
         || name.starts_with("GIT_CONFIG")
         || name.starts_with("BASH_FUNC_")

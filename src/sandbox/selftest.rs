@@ -168,19 +168,22 @@ pub fn run() -> Result<Vec<Probe>, String> {
     );
     runner.timeout = Duration::from_secs(1);
     runner.grace = Duration::from_secs(1);
-    let plan = crate::policy::Plan::Argv {
-        argv: vec![
-            "bash".into(),
-            "-c".into(),
-            "trap '' TERM; sleep 30 & sleep 30".into(),
-        ],
-    };
+    // This probe is ordinary work, so it goes through the shipped policy like any request.
     let start = Instant::now();
-    // The probe is warden's own fixed script: it is decided as a request with no operations.
-    let empty = crate::policy::Policy { rules: Vec::new() };
-    let decided = crate::policy::decide(&[], &empty);
-    let outcome =
-        crate::policy::Authorized::new(plan, &[&decided]).and_then(|a| runner.run(&a).ok());
+    let outcome = crate::policy::Policy::shipped().ok().and_then(|policy| {
+        let ctx = crate::shell::Context {
+            workspace: workspace.clone(),
+            cwd: workspace.clone(),
+            home: workspace.clone(),
+        };
+        let mut evaluator = crate::pipeline::Evaluator::new(policy, ctx);
+        let evaluation = evaluator.evaluate(crate::pipeline::Request::shell(
+            "trap '' TERM; sleep 30 & sleep 30",
+        ));
+        evaluation
+            .authorize()
+            .and_then(|authorized| runner.run(&authorized).ok())
+    });
     let stopped = outcome == Some(crate::runner::Outcome::TimedOut)
         && start.elapsed() < Duration::from_secs(10);
     probe(

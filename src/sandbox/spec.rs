@@ -1,5 +1,5 @@
 //! Inputs of a sandbox that come from the host: the environment allow-list, the protected paths
-//! and the secret files of a workspace.
+//! of the workspace and the toolchains installed under the home.
 //!
 //! Invariants: the command's environment is built from nothing, never by filtering out a few
 //! names; variables that change what programs load or run, and anything that looks like a
@@ -23,56 +23,12 @@ pub const PASSED: &[&str] = &[
     "NO_COLOR",
 ];
 
-/// Names that never pass, whatever the configuration says.
+/// Names that never pass, whatever the configuration says: variables that change what programs
+/// load or run (the list the classifier judges, except `PATH`, which the sandbox needs), a few
+/// the sandbox sets itself, and anything that looks like a credential.
 fn forbidden(name: &str) -> bool {
-    const EXACT: &[&str] = &[
-        "BASH_ENV",
-        "ENV",
-        "PROMPT_COMMAND",
-        "PS4",
-        "SHELLOPTS",
-        "BASHOPTS",
-        "IFS",
-        "CDPATH",
-        "GLOBIGNORE",
-        "NODE_OPTIONS",
-        "NODE_PATH",
-        "PYTHONSTARTUP",
-        "PYTHONPATH",
-        "PYTHONHOME",
-        "PERL5OPT",
-        "PERL5LIB",
-        "RUBYOPT",
-        "RUBYLIB",
-        "JAVA_TOOL_OPTIONS",
-        "_JAVA_OPTIONS",
-        "GIT_SSH",
-        "GIT_SSH_COMMAND",
-        "GIT_EXEC_PATH",
-        "GIT_ASKPASS",
-        "SSH_ASKPASS",
-        "SSH_AUTH_SOCK",
-        "GCONV_PATH",
-        "LESSOPEN",
-        "LESSCLOSE",
-        "PAGER",
-        "EDITOR",
-        "VISUAL",
-        "HOME",
-        "TMPDIR",
-    ];
-    const PREFIXES: &[&str] = &[
-        "LD_",
-        "DYLD_",
-        "BASH_FUNC_",
-        "GIT_CONFIG",
-        "AWS_",
-        "AZURE_",
-        "GOOGLE_",
-        "GCP_",
-        "DOCKER_",
-        "KUBE",
-    ];
+    const SANDBOX_OWNED: &[&str] = &["HOME", "TMPDIR", "CDPATH", "GLOBIGNORE", "SSH_AUTH_SOCK"];
+    const CREDENTIAL_PREFIXES: &[&str] = &["AWS_", "AZURE_", "GOOGLE_", "GCP_", "DOCKER_", "KUBE"];
     const CREDENTIAL_WORDS: &[&str] = &[
         "TOKEN",
         "SECRET",
@@ -86,8 +42,9 @@ fn forbidden(name: &str) -> bool {
         "SESSION",
     ];
     let upper = name.to_ascii_uppercase();
-    EXACT.contains(&upper.as_str())
-        || PREFIXES.iter().any(|p| upper.starts_with(p))
+    (upper != "PATH" && crate::classify::dangerous_var(&upper))
+        || SANDBOX_OWNED.contains(&upper.as_str())
+        || CREDENTIAL_PREFIXES.iter().any(|p| upper.starts_with(p))
         || CREDENTIAL_WORDS.iter().any(|w| upper.contains(w))
 }
 
@@ -248,50 +205,6 @@ pub fn protected_paths(workspace: &Path) -> Result<Vec<InnerPath>, PathBuf> {
     Ok(out)
 }
 
-/// Secret files and directories inside the workspace, found breadth-first without following
-/// symlinks, skipping `.git`, `node_modules` and `target`; bounded by `max_entries`.
-pub fn secret_paths(workspace: &Path, max_entries: usize) -> Vec<InnerPath> {
-    const SKIP: &[&str] = &[".git", "node_modules", "target", ".venv", "__pycache__"];
-    let mut found = Vec::new();
-    let mut queue = std::collections::VecDeque::from([workspace.to_path_buf()]);
-    let mut seen = 0;
-    while let Some(dir) = queue.pop_front() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.filter_map(Result::ok) {
-            seen += 1;
-            if seen > max_entries {
-                return found;
-            }
-            let Ok(kind) = entry.file_type() else {
-                continue;
-            };
-            let path: PathBuf = entry.path();
-            let relative = path
-                .strip_prefix(workspace)
-                .unwrap_or(&path)
-                .to_string_lossy()
-                .into_owned();
-            if kind.is_symlink() {
-                continue;
-            }
-            if secrets::secret_kind(&relative).is_some() {
-                found.push(InnerPath {
-                    dir: kind.is_dir(),
-                    path,
-                });
-                continue;
-            }
-            let name = entry.file_name();
-            if kind.is_dir() && !SKIP.contains(&name.to_string_lossy().as_ref()) {
-                queue.push_back(path);
-            }
-        }
-    }
-    found
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -445,28 +358,6 @@ mod tests {
                     path: dir.path().join(".git"),
                     dir: false
                 })
-        );
-    }
-
-    #[test]
-    fn secret_files_are_found_but_not_through_symlinks_or_skipped_trees() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let root = dir.path();
-        std::fs::create_dir_all(root.join("config")).expect("mkdir");
-        std::fs::create_dir_all(root.join("node_modules/pkg")).expect("mkdir");
-        std::fs::write(root.join(".env"), "S=1").expect("write");
-        std::fs::write(root.join(".env.example"), "S=").expect("write");
-        std::fs::write(root.join("config/server.pem"), "k").expect("write");
-        std::fs::write(root.join("node_modules/pkg/.env"), "x").expect("write");
-        std::os::unix::fs::symlink("/etc/passwd", root.join("id_rsa")).expect("symlink");
-        let mut found: Vec<PathBuf> = secret_paths(root, 1000)
-            .into_iter()
-            .map(|p| p.path)
-            .collect();
-        found.sort();
-        assert_eq!(
-            found,
-            vec![root.join(".env"), root.join("config/server.pem")]
         );
     }
 }
