@@ -125,7 +125,10 @@ impl Runner {
         }
     }
 
-    fn command(&self, argv: &[String]) -> Result<Command, RunError> {
+    fn command(
+        &self,
+        argv: &[String],
+    ) -> Result<(Command, Option<crate::sandbox::Session>), RunError> {
         let (program, args) = argv
             .split_first()
             .ok_or_else(|| RunError::NotFound(String::new()))?;
@@ -133,9 +136,10 @@ impl Runner {
             Confinement::Unconfined => {
                 let mut cmd = Command::new(program);
                 cmd.args(args).current_dir(&self.cwd);
-                Ok(cmd)
+                Ok((cmd, None))
             }
             Confinement::Sandbox(config) => crate::sandbox::command(config, &self.cwd, argv)
+                .map(|(cmd, session)| (cmd, Some(session)))
                 .map_err(|source| RunError::Spawn {
                     program: "bwrap".into(),
                     source,
@@ -144,9 +148,23 @@ impl Runner {
     }
 
     fn run_one(&self, argv: &[String], deadline: Instant) -> Result<Outcome, RunError> {
+        let (cmd, session) = self.command(argv)?;
+        let outcome = self.run_command(cmd, argv, deadline);
+        if let Some(notice) = session.as_ref().and_then(|s| s.after_run_notice()) {
+            eprintln!("{notice}");
+        }
+        drop(session);
+        outcome
+    }
+
+    fn run_command(
+        &self,
+        mut cmd: Command,
+        argv: &[String],
+        deadline: Instant,
+    ) -> Result<Outcome, RunError> {
         use std::os::unix::process::CommandExt;
         let program = argv.first().cloned().unwrap_or_default();
-        let mut cmd = self.command(argv)?;
         cmd.process_group(0);
         if self.max_stdout.is_some() {
             cmd.stdout(std::process::Stdio::piped());

@@ -485,14 +485,39 @@ fn inherited_descriptors_do_not_reach_the_command() {
 }
 
 #[test]
-fn a_symlink_planted_over_a_protected_path_makes_the_next_run_refuse() {
+fn absent_guarded_paths_cannot_be_created_and_leave_nothing_behind() {
     let env = Env::new();
     std::fs::remove_dir_all(env.workspace.join(".git/hooks")).expect("rmdir");
-    // A first run plants `.git/hooks` as a link to a writable directory of the workspace.
-    let plant = "mkdir -p evil && ln -s ../evil .git/hooks";
+    let plant = "mkdir -p evil; ln -s ../evil .git/hooks; mkdir .git/hooks; echo x > .envrc; mkdir -p .vscode && echo '{}' > .vscode/tasks.json; echo '[submodule]' > .gitmodules; ls -d .git/hooks .envrc .vscode";
     let out = env.warden(&["--sandbox", "-c", plant]);
-    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
-    // The next run must not go ahead as if the hooks were protected.
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.matches("Read-only file system").count() >= 3 && err.contains("File exists"),
+        "{}",
+        describe(&out)
+    );
+    assert!(
+        stdout(&out).contains(".envrc"),
+        "inside, the placeholders are there: {}",
+        describe(&out)
+    );
+    for name in [".git/hooks", ".envrc", ".vscode", ".gitmodules"] {
+        assert!(
+            std::fs::symlink_metadata(env.workspace.join(name)).is_err(),
+            "{name} exists on the host after the run: {}",
+            describe(&out)
+        );
+    }
+}
+
+#[test]
+fn a_symlink_left_over_a_guarded_path_makes_the_next_run_refuse() {
+    let env = Env::new();
+    std::fs::remove_dir_all(env.workspace.join(".git/hooks")).expect("rmdir");
+    // However it got there (a clone, a run that had no repository to guard), a link over a
+    // guarded path would carry the next run's writes wherever it points.
+    std::fs::create_dir_all(env.workspace.join("evil")).expect("mkdir");
+    std::os::unix::fs::symlink("../evil", env.workspace.join(".git/hooks")).expect("symlink");
     let out = env.warden(&["--sandbox", "-c", "true"]);
     assert_eq!(out.status.code(), Some(125), "{}", describe(&out));
     assert!(
@@ -500,6 +525,44 @@ fn a_symlink_planted_over_a_protected_path_makes_the_next_run_refuse() {
         "{}",
         describe(&out)
     );
+}
+
+#[test]
+fn a_repository_cannot_be_moved_aside_and_replaced() {
+    let env = Env::new();
+    let code = r#"
+print rename(".git", "old") ? "renamed\n" : "rename: $!\n";
+print rename(".git/hooks", "hooks-old") ? "renamed hooks\n" : "rename hooks: $!\n";
+"#;
+    let out = env.perl("swap.pl", code);
+    let text = stdout(&out);
+    // EBUSY (a mount point) or EXDEV (across mounts): either way the guard stays put.
+    assert!(
+        text.contains("rename: ") && text.contains("rename hooks: ") && !text.contains("renamed"),
+        "{}",
+        describe(&out)
+    );
+    assert!(env.workspace.join(".git/hooks").is_dir());
+}
+
+#[test]
+fn commits_work_inside_the_sandbox_and_warden_stays_out_of_git_status() {
+    let env = Env::new();
+    let init = std::process::Command::new("git")
+        .args(["init", "-q", "."])
+        .current_dir(&env.workspace)
+        .status()
+        .expect("git init");
+    assert!(init.success());
+    let script = "echo hi > note.txt && git add -A && git -c user.name=t -c user.email=t@t commit -qm note && git status --short && echo committed";
+    let out = env.warden(&["--sandbox", "-c", script]);
+    assert_eq!(stdout(&out), "committed\n", "{}", describe(&out));
+    let host = std::process::Command::new("git")
+        .args(["status", "--short"])
+        .current_dir(&env.workspace)
+        .output()
+        .expect("git");
+    assert_eq!(String::from_utf8_lossy(&host.stdout), "", "host git status is clean");
 }
 
 #[test]

@@ -10,7 +10,8 @@
 //!    binary read-only on `/run`;
 //! 5. host secrets inside the toolchain masked (`/etc/shadow`, SSH host keys, …);
 //! 6. the workspace read-write at its real path;
-//! 7. protected paths inside the workspace re-bound read-only (`.git/hooks`, `.git/config`, …);
+//! 7. guards inside the workspace, in their order: `.warden` read-only with its `home` writable
+//!    again, `.git` directories pinned, hooks, config, `.envrc`, `.vscode`, … read-only;
 //! 8. secret files inside the workspace masked (an empty read-only file or directory over them);
 //! 9. the root remounted read-only, the working directory, bwrap's status fd, `--` and the command.
 
@@ -86,6 +87,18 @@ pub struct InnerPath {
     pub dir: bool,
 }
 
+/// A mount over a path of the workspace, made after the workspace itself.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Guard {
+    /// A directory bound over itself, writable: a mount point cannot be renamed or removed, so
+    /// the guards inside it cannot be moved aside and replaced.
+    Pin(PathBuf),
+    /// Bound over itself read-only.
+    ReadOnly(PathBuf),
+    /// Bound over itself writable, inside a read-only guard.
+    Writable(PathBuf),
+}
+
 /// Everything that shapes one sandbox.
 #[derive(Clone, Debug)]
 pub struct SandboxSpec {
@@ -99,8 +112,11 @@ pub struct SandboxSpec {
     pub tmp_bytes: u64,
     /// The whole environment of the command (everything else is cleared).
     pub env: Vec<(String, String)>,
-    /// Existing paths inside the workspace re-bound read-only.
-    pub protected: Vec<InnerPath>,
+    /// Mounts over workspace paths, in order.
+    pub guards: Vec<Guard>,
+    /// Open descriptors (`O_PATH`, opened without following links) for mount sources: a source
+    /// listed here is bound from its descriptor, never by resolving its path again.
+    pub fds: Vec<(PathBuf, i32)>,
     /// Existing secret files inside the workspace hidden behind an empty one.
     pub masked: Vec<InnerPath>,
     /// Host files bound read-only at a path on the private `/run` (warden's own binary).
@@ -117,6 +133,21 @@ fn push(out: &mut Vec<String>, words: &[&str]) {
 
 fn text(path: &Path) -> String {
     path.to_string_lossy().into_owned()
+}
+
+/// Binds `path` over itself, from its descriptor when the spec has one.
+fn bind(a: &mut Vec<String>, spec: &SandboxSpec, path: &Path, writable: bool) {
+    let dest = text(path);
+    match spec.fds.iter().find(|(p, _)| p == path) {
+        Some((_, fd)) => {
+            let flag = if writable { "--bind-fd" } else { "--ro-bind-fd" };
+            push(a, &[flag, &fd.to_string(), &dest]);
+        }
+        None => {
+            let flag = if writable { "--bind" } else { "--ro-bind" };
+            push(a, &[flag, &dest, &dest]);
+        }
+    }
 }
 
 /// Builds bwrap's argv (without the `bwrap` program name itself).
@@ -186,12 +217,13 @@ pub fn bwrap_args(spec: &SandboxSpec, host: &HostLayout) -> Vec<String> {
         push(&mut a, &["--ro-bind", "/dev/null", secret]);
     }
     // 6. The workspace, writable, at its real path.
-    let ws = text(&spec.workspace);
-    push(&mut a, &["--bind", &ws, &ws]);
-    // 7. Protected paths inside it, read-only again.
-    for p in &spec.protected {
-        let p = text(&p.path);
-        push(&mut a, &["--ro-bind", &p, &p]);
+    bind(&mut a, spec, &spec.workspace, true);
+    // 7. Guards inside it.
+    for g in &spec.guards {
+        match g {
+            Guard::Pin(p) | Guard::Writable(p) => bind(&mut a, spec, p, true),
+            Guard::ReadOnly(p) => bind(&mut a, spec, p, false),
+        }
     }
     // 8. Secrets inside it, hidden.
     for m in &spec.masked {
@@ -244,10 +276,12 @@ mod tests {
                 ("PATH".into(), "/usr/bin:/bin".into()),
                 ("HOME".into(), "/work/project/.warden/home".into()),
             ],
-            protected: vec![InnerPath {
-                path: PathBuf::from("/work/project/.git/hooks"),
-                dir: true,
-            }],
+            guards: vec![
+                Guard::Pin(PathBuf::from("/work/project/.git")),
+                Guard::ReadOnly(PathBuf::from("/work/project/.git/hooks")),
+                Guard::ReadOnly(PathBuf::from("/work/project/.envrc")),
+            ],
+            fds: Vec::new(),
             masked: vec![InnerPath {
                 path: PathBuf::from("/work/project/.env"),
                 dir: false,
@@ -338,12 +372,36 @@ mod tests {
                 "/work/project/.git/hooks",
             ],
         );
+        let pin = at(&args, &["--bind", "/work/project/.git", "/work/project/.git"]);
+        let inert = at(
+            &args,
+            &["--ro-bind", "/work/project/.envrc", "/work/project/.envrc"],
+        );
         let masked = at(&args, &["--ro-bind", "/dev/null", "/work/project/.env"]);
+        assert!(workspace < pin && pin < protected && protected < inert && inert < masked);
         let root_ro = at(&args, &["--remount-ro", "/"]);
         let command = at(&args, &["--", "/bin/sh"]);
         assert!(toolchain < tmp && tmp < run && run < shadow && shadow < workspace);
         assert!(
             workspace < protected && protected < masked && masked < root_ro && root_ro < command
+        );
+    }
+
+    #[test]
+    fn sources_with_descriptors_are_bound_from_them() {
+        let mut s = spec();
+        s.fds = vec![
+            (PathBuf::from("/work/project"), 7),
+            (PathBuf::from("/work/project/.git/hooks"), 8),
+        ];
+        let args = bwrap_args(&s, &debian());
+        at(&args, &["--bind-fd", "7", "/work/project"]);
+        at(&args, &["--ro-bind-fd", "8", "/work/project/.git/hooks"]);
+        assert!(
+            !args
+                .windows(2)
+                .any(|w| w[0] == "--bind" && w[1] == "/work/project"),
+            "the workspace path is not resolved again"
         );
     }
 

@@ -139,7 +139,7 @@ pub fn run(workspace: &Path) -> Vec<Check> {
                 None,
             ));
             let trial = super::command(&config, workspace, &["true".to_string()])
-                .and_then(|mut c| c.output());
+                .and_then(|(mut c, _session)| c.output());
             match trial {
                 Ok(out) if out.status.success() => checks.push(check(
                     "sandbox",

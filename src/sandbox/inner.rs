@@ -26,6 +26,8 @@ pub struct InnerPolicy {
     pub read: Vec<PathBuf>,
     pub write: Vec<PathBuf>,
     pub network: bool,
+    /// Workspace paths that bwrap made read-only: checked before the command starts.
+    pub guarded: Vec<PathBuf>,
 }
 
 impl InnerPolicy {
@@ -43,6 +45,10 @@ impl InnerPolicy {
         if self.network {
             out.push("--net".into());
         }
+        for p in &self.guarded {
+            out.push("--guard".into());
+            out.push(p.to_string_lossy().into_owned());
+        }
         out
     }
 
@@ -54,14 +60,14 @@ impl InnerPolicy {
             match args[i].as_str() {
                 "--" => return Ok((policy, args[i + 1..].to_vec())),
                 "--net" => policy.network = true,
-                flag @ ("--ro" | "--rw") => {
+                flag @ ("--ro" | "--rw" | "--guard") => {
                     let path = args
                         .get(i + 1)
                         .ok_or_else(|| format!("{flag} needs a path"))?;
-                    if flag == "--ro" {
-                        policy.read.push(PathBuf::from(path));
-                    } else {
-                        policy.write.push(PathBuf::from(path));
+                    match flag {
+                        "--ro" => policy.read.push(PathBuf::from(path)),
+                        "--rw" => policy.write.push(PathBuf::from(path)),
+                        _ => policy.guarded.push(PathBuf::from(path)),
                     }
                     i += 1;
                 }
@@ -78,6 +84,28 @@ fn effective_capabilities() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("CapEff:"))?;
     u64::from_str_radix(line.trim_start_matches("CapEff:").trim(), 16).ok()
+}
+
+/// Checks, from inside, that every guarded path is what the outer stage asked bwrap for:
+/// reached without a link and on a read-only mount. A link swapped in by a concurrent run
+/// between the outer checks and the mounts would otherwise move a guard somewhere harmless.
+fn check_guards(guarded: &[PathBuf]) -> Result<(), String> {
+    use rustix::fs::{CWD, Mode, OFlags, ResolveFlags, StatVfsMountFlags, fstatvfs, openat2};
+    for path in guarded {
+        let fd = openat2(
+            CWD,
+            path,
+            OFlags::PATH | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+            Mode::empty(),
+            ResolveFlags::NO_SYMLINKS | ResolveFlags::NO_MAGICLINKS,
+        )
+        .map_err(|e| format!("{}: {}", path.display(), std::io::Error::from(e)))?;
+        let vfs = fstatvfs(&fd).map_err(|e| format!("{}: {e}", path.display()))?;
+        if !vfs.f_flag.contains(StatVfsMountFlags::RDONLY) {
+            return Err(format!("{} is writable", path.display()));
+        }
+    }
+    Ok(())
 }
 
 fn set_limits() {
@@ -140,6 +168,10 @@ pub fn run(args: &[String]) -> i32 {
             return crate::exit::INTERNAL;
         }
     }
+    if let Err(e) = check_guards(&policy.guarded) {
+        eprintln!("warden: a guarded path of the workspace is not guarded ({e}); refusing to run");
+        return crate::exit::INTERNAL;
+    }
     set_limits();
     match apply_landlock(&policy) {
         Ok(RulesetStatus::FullyEnforced) => {}
@@ -180,6 +212,7 @@ mod tests {
             read: vec![PathBuf::from("/")],
             write: vec![PathBuf::from("/w"), PathBuf::from("/tmp")],
             network: false,
+            guarded: vec![PathBuf::from("/w/.git/hooks")],
         };
         let mut args = policy.to_args();
         args.extend([

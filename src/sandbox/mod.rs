@@ -9,10 +9,12 @@
 pub mod bwrap;
 pub mod doctor;
 pub mod inner;
+pub mod placeholders;
 pub mod seccomp;
 pub mod selftest;
 pub mod spec;
 
+use std::os::fd::{AsRawFd, OwnedFd};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -74,13 +76,134 @@ fn find_program(name: &str) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// The sandbox's `HOME`: a directory inside the workspace, never the real home.
-pub fn sandbox_home(workspace: &Path) -> PathBuf {
-    workspace.join(".warden").join("home")
+/// What a sandboxed run holds on the host until it is over: the descriptors of its mount
+/// sources and its placeholders (removed when no other run needs them).
+#[derive(Debug)]
+pub struct Session {
+    _fds: Vec<OwnedFd>,
+    _placeholders: placeholders::Placeholders,
+    /// The workspace had no repository when the run started.
+    watch_repository: Option<PathBuf>,
 }
 
-/// The bubblewrap command that runs `argv` in `cwd` inside the sandbox.
-pub fn command(config: &Config, cwd: &Path, argv: &[String]) -> std::io::Result<Command> {
+impl Session {
+    /// Says what a person should check after the run: a repository the command created has
+    /// hooks and config written by sandboxed code.
+    pub fn after_run_notice(&self) -> Option<String> {
+        let git = self.watch_repository.as_ref()?.join(".git");
+        std::fs::symlink_metadata(&git).ok()?;
+        Some(format!(
+            "warden: the command created {}: its hooks and config were written inside the sandbox; check them before running git there outside warden",
+            git.display()
+        ))
+    }
+}
+
+/// Creates `.warden/home` without following links (a link planted at `.warden` would otherwise
+/// make warden itself create directories wherever it points), and `.warden/.gitignore` so that
+/// the directory stays out of the project's git status.
+fn ensure_home(workspace: &Path) -> std::io::Result<PathBuf> {
+    let mut dir = workspace.to_path_buf();
+    for part in [".warden", "home"] {
+        dir.push(part);
+        match std::fs::symlink_metadata(&dir) {
+            Ok(m) if m.is_dir() && !m.file_type().is_symlink() => {}
+            Ok(_) => {
+                return Err(std::io::Error::other(format!(
+                    "{} is not a plain directory; check it and remove it",
+                    dir.display()
+                )));
+            }
+            Err(_) => std::fs::create_dir(&dir)?,
+        }
+    }
+    let ignore = workspace.join(".warden").join(".gitignore");
+    if std::fs::symlink_metadata(&ignore).is_err() {
+        write_new(&ignore, "*\n")?;
+    }
+    let gitconfig = dir.join(".gitconfig");
+    if std::fs::symlink_metadata(&gitconfig).is_err() {
+        let identity = host_git_identity();
+        if !identity.is_empty() {
+            let body: String = identity
+                .iter()
+                .map(|(k, v)| format!("\t{k} = {v}\n"))
+                .collect();
+            write_new(&gitconfig, &format!("[user]\n{body}"))?;
+        }
+    }
+    Ok(dir)
+}
+
+/// The person's git identity from the host's global git configuration files.
+fn host_git_identity() -> Vec<(String, String)> {
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let xdg = std::env::var_os("XDG_CONFIG_HOME")
+        .map(PathBuf::from)
+        .or_else(|| home.as_ref().map(|h| h.join(".config")));
+    let mut out: Vec<(String, String)> = Vec::new();
+    let files = [
+        xdg.map(|x| x.join("git").join("config")),
+        home.map(|h| h.join(".gitconfig")),
+    ];
+    for file in files.into_iter().flatten() {
+        let text = std::fs::read_to_string(file).unwrap_or_default();
+        for (k, v) in spec::git_identity(&text) {
+            out.retain(|(key, _)| *key != k);
+            out.push((k, v));
+        }
+    }
+    out
+}
+
+/// Writes `path` whole: a private sibling, then an atomic rename (never through a link).
+fn write_new(path: &Path, text: &str) -> std::io::Result<()> {
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    let _ = std::fs::remove_file(&tmp);
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path)
+}
+
+/// The exclude file git uses inside the sandbox (placeholders of guarded files look like
+/// untracked empty files otherwise): `.warden/git-exclude`, read-only inside.
+fn git_exclude_file(workspace: &Path) -> std::io::Result<PathBuf> {
+    let path = workspace.join(".warden").join("git-exclude");
+    let text = spec::git_excludes(workspace);
+    if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+        write_new(&path, &text)?;
+    }
+    Ok(path)
+}
+
+/// Opens `path` as a mount source: `O_PATH`, refusing a link in any component, and inheritable
+/// (bwrap receives it). None when the kernel lacks `openat2` (the path is then bound by name,
+/// after the link checks warden has already made).
+fn open_source(path: &Path) -> std::io::Result<Option<OwnedFd>> {
+    use rustix::fs::{CWD, Mode, OFlags, ResolveFlags, openat2};
+    match openat2(
+        CWD,
+        path,
+        OFlags::PATH | OFlags::NOFOLLOW,
+        Mode::empty(),
+        ResolveFlags::NO_SYMLINKS | ResolveFlags::NO_MAGICLINKS,
+    ) {
+        Ok(fd) => Ok(Some(fd)),
+        Err(rustix::io::Errno::NOSYS) => Ok(None),
+        Err(e) => Err(std::io::Error::other(format!(
+            "cannot open {} without following links: {}",
+            path.display(),
+            std::io::Error::from(e)
+        ))),
+    }
+}
+
+/// The bubblewrap command that runs `argv` in `cwd` inside the sandbox, and the session that
+/// must live until it has finished.
+pub fn command(
+    config: &Config,
+    cwd: &Path,
+    argv: &[String],
+) -> std::io::Result<(Command, Session)> {
     if !cwd.starts_with(&config.workspace) {
         return Err(std::io::Error::other(format!(
             "the working directory {} is outside the workspace {}; run from inside it or pass --workspace",
@@ -88,8 +211,33 @@ pub fn command(config: &Config, cwd: &Path, argv: &[String]) -> std::io::Result<
             config.workspace.display()
         )));
     }
-    let home = sandbox_home(&config.workspace);
-    std::fs::create_dir_all(&home)?;
+    let home = ensure_home(&config.workspace)?;
+    let real_home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .unwrap_or_default();
+    let exclude = git_exclude_file(&config.workspace)?;
+    let protection = spec::protection(&config.workspace, cwd, Some(&real_home)).map_err(|link| {
+        std::io::Error::other(format!(
+            "{} is a symbolic link or not what it should be; the host would follow it, so it cannot be guarded — check it and remove it",
+            link.display()
+        ))
+    })?;
+    let placeholders = placeholders::create(&config.workspace, &protection.placeholders)?;
+    let mut fds = Vec::new();
+    let mut fd_numbers = Vec::new();
+    let sources = std::iter::once(&config.workspace).chain(protection.guards.iter().filter_map(
+        |g| match g {
+            bwrap::Guard::Pin(p) | bwrap::Guard::ReadOnly(p) | bwrap::Guard::Writable(p) => {
+                Some(p)
+            }
+        },
+    ));
+    for source in sources {
+        if let Some(fd) = open_source(source)? {
+            fd_numbers.push((source.clone(), fd.as_raw_fd()));
+            fds.push(fd);
+        }
+    }
     let host_env = std::env::vars_os()
         .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)));
     let inner_policy = inner::InnerPolicy {
@@ -100,24 +248,31 @@ pub fn command(config: &Config, cwd: &Path, argv: &[String]) -> std::io::Result<
             PathBuf::from("/dev"),
         ],
         network: config.network,
+        guarded: protection
+            .guards
+            .iter()
+            .filter_map(|g| match g {
+                bwrap::Guard::ReadOnly(p) => Some(p.clone()),
+                _ => None,
+            })
+            .collect(),
     };
     let mut inner_argv = vec![INNER_EXE.to_string(), INNER_SUBCOMMAND.to_string()];
     inner_argv.extend(inner_policy.to_args());
     inner_argv.push("--".to_string());
     inner_argv.extend(argv.iter().cloned());
-    let protected = spec::protected_paths(&config.workspace).map_err(|link| {
-        std::io::Error::other(format!(
-            "{} is a symbolic link; the host would follow it, so it cannot be protected — check it and remove it",
-            link.display()
-        ))
-    })?;
     let host_path = std::env::var("PATH").unwrap_or_default();
-    let real_home = std::env::var_os("HOME")
-        .map(PathBuf::from)
-        .unwrap_or_default();
     let tools = spec::home_toolchains(&host_path, &real_home);
     let mut env = spec::environment(host_env, &config.env_names, &home);
     env.extend(tools.env.iter().cloned());
+    env.extend([
+        ("GIT_CONFIG_COUNT".to_string(), "1".to_string()),
+        ("GIT_CONFIG_KEY_0".to_string(), "core.excludesFile".to_string()),
+        (
+            "GIT_CONFIG_VALUE_0".to_string(),
+            exclude.to_string_lossy().into_owned(),
+        ),
+    ]);
     let mut binds = vec![(config.exe.clone(), PathBuf::from(INNER_EXE))];
     binds.extend(tools.trees.iter().map(|t| (t.clone(), t.clone())));
     let spec = bwrap::SandboxSpec {
@@ -126,7 +281,8 @@ pub fn command(config: &Config, cwd: &Path, argv: &[String]) -> std::io::Result<
         network: config.network,
         tmp_bytes: config.tmp_bytes,
         env,
-        protected,
+        guards: protection.guards,
+        fds: fd_numbers,
         masked: tools.masked.clone(),
         binds,
         status_fd: None,
@@ -143,5 +299,12 @@ pub fn command(config: &Config, cwd: &Path, argv: &[String]) -> std::io::Result<
     let mut cmd = Command::new(&config.bwrap);
     cmd.args(args);
     cmd.env_clear();
-    Ok(cmd)
+    let session = Session {
+        _fds: fds,
+        _placeholders: placeholders,
+        watch_repository: protection
+            .repository_absent
+            .then(|| config.workspace.clone()),
+    };
+    Ok((cmd, session))
 }

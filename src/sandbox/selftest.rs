@@ -20,7 +20,8 @@ pub struct Probe {
 
 fn run_in(config: &super::Config, workspace: &Path, script: &str) -> std::io::Result<Output> {
     let argv = vec!["bash".to_string(), "-c".to_string(), script.to_string()];
-    super::command(config, workspace, &argv)?.output()
+    let (mut cmd, _session) = super::command(config, workspace, &argv)?;
+    cmd.output()
 }
 
 fn text(out: &std::io::Result<Output>) -> String {

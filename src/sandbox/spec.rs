@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::bwrap::InnerPath;
+use super::bwrap::{Guard, InnerPath};
 use crate::classify::secrets;
 
 /// Variables passed through when the host has them.
@@ -154,55 +154,178 @@ pub fn home_toolchains(path: &str, home: &Path) -> HomeToolchains {
     out
 }
 
-/// Paths inside the workspace through which a sandboxed command could plant code that the host
-/// runs later; those that exist are re-bound read-only.
-pub const PROTECTED: &[&str] = &[
-    ".git/hooks",
-    ".git/config",
-    ".gitmodules",
-    ".envrc",
-    ".vscode",
-    ".idea",
-    ".warden/rules",
-    ".warden/config.toml",
+/// Names inside a repository's `.git` directory through which a sandboxed command could make
+/// the host's git run its code (hooks; `core.hooksPath`, `core.fsmonitor` and aliases in the
+/// config), and whether each is a directory.
+pub const GIT_GUARDED: &[(&str, bool)] = &[("hooks", true), ("config", false)];
+
+/// Names at the workspace root that host tools read or run on their own (direnv, editors, git
+/// submodules), and whether each is a directory.
+pub const ROOT_GUARDED: &[(&str, bool)] = &[
+    (".gitmodules", false),
+    (".envrc", false),
+    (".vscode", true),
+    (".idea", true),
+];
+
+/// Shell start-up files: guarded where they exist, and also where absent when the workspace is
+/// the user's home (the only place where the host's shells would run them).
+pub const SHELL_RC: &[&str] = &[
     ".bashrc",
     ".bash_profile",
+    ".bash_login",
+    ".bash_logout",
     ".profile",
     ".zshrc",
     ".zprofile",
     ".zshenv",
+    ".zlogin",
 ];
 
-/// The protected paths that exist in `workspace` (a `.git` that is a file pointing elsewhere is
-/// protected as a whole).
+/// How the workspace is guarded against planting code for the host.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Protection {
+    /// Mounts over workspace paths, in order.
+    pub guards: Vec<Guard>,
+    /// Guarded paths that are absent: warden creates an empty file or directory there for the
+    /// run (the mount needs a mount point) and removes it afterwards.
+    pub placeholders: Vec<InnerPath>,
+    /// The workspace has no repository: one the command creates is its own, hooks included.
+    pub repository_absent: bool,
+}
+
+enum Kind {
+    Dir,
+    File,
+    Missing,
+}
+
+/// What `path` is, without following a symbolic link; a link is an error naming it.
+fn kind(path: &Path) -> Result<Kind, PathBuf> {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => Err(path.to_path_buf()),
+        Ok(m) if m.is_dir() => Ok(Kind::Dir),
+        Ok(_) => Ok(Kind::File),
+        Err(_) => Ok(Kind::Missing),
+    }
+}
+
+/// The guards for `workspace` when the command starts in `cwd`: warden's own `.warden`
+/// read-only (its `home` writable again); each repository's `.git` directory pinned (bound over
+/// itself, so it cannot be renamed away and replaced) with its hooks and config read-only, for
+/// the workspace and every directory between it and `cwd`; a `.git` file (pointing elsewhere)
+/// read-only; the [`ROOT_GUARDED`] names read-only. Absent guarded paths become placeholders, so
+/// they cannot be created either.
 ///
-/// A protected path that is a symbolic link is refused: the host would follow it to wherever it
-/// points (a writable directory of the workspace, say), so re-binding the link protects nothing.
+/// A guarded path that is a symbolic link is refused: the host would follow it to wherever it
+/// points (a writable directory of the workspace, say), so guarding the link protects nothing.
 /// Such links are how one run plants code for the host; a person should look at them.
-pub fn protected_paths(workspace: &Path) -> Result<Vec<InnerPath>, PathBuf> {
-    for name in [".git"].iter().chain(PROTECTED) {
-        let path = workspace.join(name);
-        if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
-            return Err(path);
+pub fn protection(
+    workspace: &Path,
+    cwd: &Path,
+    real_home: Option<&Path>,
+) -> Result<Protection, PathBuf> {
+    let mut out = Protection::default();
+    let warden = workspace.join(".warden");
+    let home = warden.join("home");
+    for p in [&warden, &home] {
+        if !matches!(kind(p)?, Kind::Dir) {
+            return Err(p.clone());
         }
     }
-    let mut out = Vec::new();
-    if std::fs::symlink_metadata(workspace.join(".git")).is_ok_and(|m| m.is_file()) {
-        out.push(InnerPath {
-            path: workspace.join(".git"),
-            dir: false,
-        });
+    out.guards.push(Guard::ReadOnly(warden));
+    out.guards.push(Guard::Writable(home));
+    let mut repos = vec![workspace.to_path_buf()];
+    if let Ok(rest) = cwd.strip_prefix(workspace) {
+        let mut dir = workspace.to_path_buf();
+        for part in rest.components() {
+            dir.push(part);
+            repos.push(dir.clone());
+        }
     }
-    for name in PROTECTED {
+    for dir in &repos {
+        let git = dir.join(".git");
+        match kind(&git)? {
+            Kind::Dir => {
+                out.guards.push(Guard::Pin(git.clone()));
+                for (name, is_dir) in GIT_GUARDED {
+                    guard(&mut out, git.join(name), *is_dir)?;
+                }
+            }
+            Kind::File => out.guards.push(Guard::ReadOnly(git)),
+            Kind::Missing => out.repository_absent |= dir == workspace,
+        }
+    }
+    for (name, is_dir) in ROOT_GUARDED {
+        guard(&mut out, workspace.join(name), *is_dir)?;
+    }
+    let is_home = real_home.is_some_and(|h| h == workspace);
+    for name in SHELL_RC {
         let path = workspace.join(name);
-        if let Ok(meta) = std::fs::symlink_metadata(&path) {
-            out.push(InnerPath {
-                dir: meta.is_dir(),
-                path,
-            });
+        match kind(&path)? {
+            Kind::Missing if !is_home => {}
+            _ => guard(&mut out, path, false)?,
         }
     }
     Ok(out)
+}
+
+/// The `[user]` name and email of a git configuration file (the host's `~/.gitconfig`): the
+/// sandbox's home gets them, and nothing else of the host's git configuration (which may hold
+/// credential helpers and tokens in URLs), so commits made inside carry the person's identity.
+pub fn git_identity(config: &str) -> Vec<(String, String)> {
+    let mut section = String::new();
+    let mut out: Vec<(String, String)> = Vec::new();
+    for line in config.lines() {
+        let line = line.trim();
+        if let Some(rest) = line.strip_prefix('[') {
+            section = rest.trim_end_matches(']').trim().to_ascii_lowercase();
+            continue;
+        }
+        if section != "user" {
+            continue;
+        }
+        let Some((key, value)) = line.split_once('=') else {
+            continue;
+        };
+        let key = key.trim().to_ascii_lowercase();
+        let value = value.trim().trim_matches('"');
+        if (key == "name" || key == "email")
+            && !value.is_empty()
+            && !value.chars().any(|c| c.is_control() || c == '\\' || c == '"')
+        {
+            out.retain(|(k, _)| *k != key);
+            out.push((key, value.to_string()));
+        }
+    }
+    out
+}
+
+/// Lines for git's exclude file inside the sandbox: the guarded file names at the workspace
+/// root that are absent or empty (placeholders look like that), so `git status` and
+/// `git add -A` inside the sandbox neither show nor stage them.
+pub fn git_excludes(workspace: &Path) -> String {
+    ROOT_GUARDED
+        .iter()
+        .filter(|(_, dir)| !dir)
+        .map(|(name, _)| *name)
+        .chain(SHELL_RC.iter().copied())
+        .filter(|name| {
+            std::fs::symlink_metadata(workspace.join(name)).map_or(true, |m| m.is_file() && m.len() == 0)
+        })
+        .map(|name| format!("/{name}\n"))
+        .collect()
+}
+
+fn guard(out: &mut Protection, path: PathBuf, dir: bool) -> Result<(), PathBuf> {
+    match kind(&path)? {
+        Kind::Missing => {
+            out.guards.push(Guard::ReadOnly(path.clone()));
+            out.placeholders.push(InnerPath { path, dir });
+        }
+        _ => out.guards.push(Guard::ReadOnly(path)),
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -314,50 +437,121 @@ mod tests {
         )));
     }
 
-    #[test]
-    fn protected_paths_are_those_that_exist() {
+    fn workspace() -> tempfile::TempDir {
         let dir = tempfile::tempdir().expect("tempdir");
-        std::fs::create_dir_all(dir.path().join(".git/hooks")).expect("mkdir");
-        std::fs::write(dir.path().join(".envrc"), "x").expect("write");
-        let found = protected_paths(dir.path()).expect("no links");
+        std::fs::create_dir_all(dir.path().join(".warden/home")).expect("mkdir");
+        dir
+    }
+
+    #[test]
+    fn existing_guarded_paths_are_read_only_and_absent_ones_become_placeholders() {
+        let dir = workspace();
+        let ws = dir.path();
+        std::fs::create_dir_all(ws.join(".git/hooks")).expect("mkdir");
+        std::fs::write(ws.join(".envrc"), "x").expect("write");
+        let p = protection(ws, ws, None).expect("no links");
         assert_eq!(
-            found,
-            vec![
-                InnerPath {
-                    path: dir.path().join(".git/hooks"),
-                    dir: true
-                },
-                InnerPath {
-                    path: dir.path().join(".envrc"),
-                    dir: false
-                },
+            &p.guards[..4],
+            &[
+                Guard::ReadOnly(ws.join(".warden")),
+                Guard::Writable(ws.join(".warden/home")),
+                Guard::Pin(ws.join(".git")),
+                Guard::ReadOnly(ws.join(".git/hooks")),
             ]
         );
-    }
-
-    #[test]
-    fn a_protected_path_that_is_a_symlink_is_refused() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        std::fs::create_dir_all(dir.path().join(".git")).expect("mkdir");
-        std::fs::create_dir_all(dir.path().join("writable")).expect("mkdir");
-        std::os::unix::fs::symlink("../writable", dir.path().join(".git/hooks")).expect("symlink");
-        assert_eq!(
-            protected_paths(dir.path()),
-            Err(dir.path().join(".git/hooks"))
-        );
-    }
-
-    #[test]
-    fn a_git_file_pointing_elsewhere_is_protected() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        std::fs::write(dir.path().join(".git"), "gitdir: /elsewhere").expect("write");
+        assert!(p.guards.contains(&Guard::ReadOnly(ws.join(".git/config"))));
+        assert!(p.guards.contains(&Guard::ReadOnly(ws.join(".envrc"))));
+        assert!(p.guards.contains(&Guard::ReadOnly(ws.join(".vscode"))));
+        assert!(p.guards.contains(&Guard::ReadOnly(ws.join(".gitmodules"))));
         assert!(
-            protected_paths(dir.path())
-                .expect("no links")
-                .contains(&InnerPath {
-                    path: dir.path().join(".git"),
-                    dir: false
-                })
+            !p.guards.contains(&Guard::ReadOnly(ws.join(".bashrc"))),
+            "an absent rc file matters only in the home"
         );
+        let home = protection(ws, ws, Some(ws)).expect("no links");
+        assert!(home.placeholders.contains(&InnerPath {
+            path: ws.join(".bashrc"),
+            dir: false
+        }));
+        assert!(p.placeholders.contains(&InnerPath {
+            path: ws.join(".vscode"),
+            dir: true
+        }));
+        assert!(p.placeholders.contains(&InnerPath {
+            path: ws.join(".git/config"),
+            dir: false
+        }));
+        assert!(!p.placeholders.iter().any(|i| i.path == ws.join(".envrc")));
+        assert!(!p.repository_absent);
+    }
+
+    #[test]
+    fn only_the_git_identity_is_taken_from_the_host_configuration() {
+        let config = "[credential]\n\thelper = store\n[user]\n\tname = Ada Lovelace\n\temail = ada@example.com\n[url \"https://tok@github.com/\"]\n\tinsteadOf = https://github.com/\n";
+        assert_eq!(
+            git_identity(config),
+            vec![
+                ("name".to_string(), "Ada Lovelace".to_string()),
+                ("email".to_string(), "ada@example.com".to_string())
+            ]
+        );
+        assert!(git_identity("[user]\nname = a\\nb\n").is_empty());
+    }
+
+    #[test]
+    fn git_excludes_name_absent_or_empty_guarded_files() {
+        let dir = workspace();
+        let ws = dir.path();
+        std::fs::write(ws.join(".envrc"), "export A=1").expect("write");
+        std::fs::write(ws.join(".gitmodules"), "").expect("write");
+        let text = git_excludes(ws);
+        assert!(text.contains("/.gitmodules\n") && text.contains("/.bashrc\n"));
+        assert!(!text.contains(".envrc"), "a real .envrc stays visible");
+        assert!(!text.contains(".vscode"), "empty directories are invisible to git anyway");
+    }
+
+    #[test]
+    fn repositories_between_the_workspace_and_the_cwd_are_guarded_too() {
+        let dir = workspace();
+        let ws = dir.path();
+        std::fs::create_dir_all(ws.join("vendor/lib/.git/hooks")).expect("mkdir");
+        let p = protection(ws, &ws.join("vendor/lib"), None).expect("no links");
+        assert!(p.guards.contains(&Guard::Pin(ws.join("vendor/lib/.git"))));
+        assert!(
+            p.guards
+                .contains(&Guard::ReadOnly(ws.join("vendor/lib/.git/hooks")))
+        );
+        assert!(p.repository_absent, "the workspace root has no repository");
+    }
+
+    #[test]
+    fn a_guarded_path_that_is_a_symlink_is_refused() {
+        let dir = workspace();
+        let ws = dir.path();
+        std::fs::create_dir_all(ws.join(".git")).expect("mkdir");
+        std::fs::create_dir_all(ws.join("writable")).expect("mkdir");
+        std::os::unix::fs::symlink("../writable", ws.join(".git/hooks")).expect("symlink");
+        assert_eq!(protection(ws, ws, None), Err(ws.join(".git/hooks")));
+        std::fs::remove_file(ws.join(".git/hooks")).expect("rm");
+        std::os::unix::fs::symlink("writable", ws.join(".vscode")).expect("symlink");
+        assert_eq!(protection(ws, ws, None), Err(ws.join(".vscode")));
+    }
+
+    #[test]
+    fn a_linked_or_missing_warden_directory_is_refused() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let ws = dir.path();
+        assert_eq!(protection(ws, ws, None), Err(ws.join(".warden")));
+        std::os::unix::fs::symlink("/etc", ws.join(".warden")).expect("symlink");
+        assert_eq!(protection(ws, ws, None), Err(ws.join(".warden")));
+    }
+
+    #[test]
+    fn a_git_file_pointing_elsewhere_is_read_only() {
+        let dir = workspace();
+        let ws = dir.path();
+        std::fs::write(ws.join(".git"), "gitdir: /elsewhere").expect("write");
+        let p = protection(ws, ws, None).expect("no links");
+        assert!(p.guards.contains(&Guard::ReadOnly(ws.join(".git"))));
+        assert!(!p.guards.contains(&Guard::Pin(ws.join(".git"))));
     }
 }
