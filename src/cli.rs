@@ -36,11 +36,12 @@ pub struct Global {
     /// [default: 1M].
     #[arg(long, global = true, value_name = "SIZE", value_parser = parse_size)]
     pub max_output: Option<usize>,
-    /// Run allowed commands inside the bubblewrap sandbox (the workspace the only writable tree,
-    /// no network, a private /tmp, the real home invisible).
+    /// Give the command the host network (the policy asks for approval first). Without it the
+    /// sandbox has only loopback.
     #[arg(long, global = true)]
-    pub sandbox: bool,
-    /// With --sandbox: run allowed commands even when the sandbox cannot be had (said on every run).
+    pub network: bool,
+    /// Run allowed commands even when the sandbox cannot be had here (bwrap missing, user
+    /// namespaces blocked): unconfined, and said on every run. Also WARDEN_ALLOW_DEGRADED=1.
     #[arg(long, global = true)]
     pub allow_degraded: bool,
 }
@@ -282,7 +283,7 @@ pub fn parse_shell(args: &[OsString]) -> Result<ShellArgs, UsageError> {
                     .push(PathBuf::from(value_of(&mut i, inline, "--rules")?)),
                 "json" if inline.is_none() => out.global.json = true,
                 "allow-degraded" if inline.is_none() => out.global.allow_degraded = true,
-                "sandbox" if inline.is_none() => out.global.sandbox = true,
+                "network" if inline.is_none() => out.global.network = true,
                 "login" | "noprofile" | "norc" | "noediting" | "posix" | "restricted"
                     if inline.is_none() => {}
                 "help" if inline.is_none() => out.help = true,
@@ -342,7 +343,7 @@ pub fn is_tool_form(args: &[OsString]) -> bool {
     while let Some(arg) = args.get(i).and_then(|a| a.to_str()) {
         match arg {
             "--workspace" | "--timeout" | "--grace" | "--rules" | "--max-output" => i += 2,
-            "--json" | "--allow-degraded" | "--sandbox" => i += 1,
+            "--json" | "--allow-degraded" | "--network" => i += 1,
             a if a.starts_with("--") && a.contains('=') => i += 1,
             a => return SUBCOMMANDS.contains(&a),
         }

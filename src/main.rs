@@ -144,7 +144,9 @@ fn load_policy(global: &Global) -> Result<Policy, Fatal> {
 }
 
 fn evaluator(global: &Global) -> Result<Evaluator, Fatal> {
-    Ok(Evaluator::new(load_policy(global)?, context(global)?))
+    let mut evaluator = Evaluator::new(load_policy(global)?, context(global)?);
+    evaluator.network = global.network;
+    Ok(evaluator)
 }
 
 /// Converts an argument to text, or explains why it cannot be judged.
@@ -341,24 +343,20 @@ fn decide_and_run(evaluator: &mut Evaluator, global: &Global, request: Request) 
         eprintln!("warden: internal error: an allowed request was not authorised");
         return exit::INTERNAL;
     };
-    // The sandbox stage is opt-in (`--sandbox`) while it is being completed.
-    let configured = if global.sandbox {
-        warden::sandbox::configure(&evaluator.ctx.workspace, false, Vec::new()).map(Some)
-    } else {
-        Ok(None)
-    };
-    let confinement = match configured {
-        Ok(Some(config)) => Confinement::Sandbox(config),
-        Ok(None) => Confinement::Unconfined,
-        Err(why) if global.allow_degraded => {
-            eprintln!("warden: running WITHOUT the sandbox (--allow-degraded): {why}");
-            Confinement::Unconfined
-        }
-        Err(why) => {
-            eprintln!("warden: {why}");
-            return exit::INTERNAL;
-        }
-    };
+    let degraded_allowed =
+        global.allow_degraded || std::env::var("WARDEN_ALLOW_DEGRADED").is_ok_and(|v| v == "1");
+    let confinement =
+        match warden::sandbox::configure(&evaluator.ctx.workspace, global.network, Vec::new()) {
+            Ok(config) => Confinement::Sandbox(config),
+            Err(why) if degraded_allowed => {
+                eprintln!("warden: running WITHOUT the sandbox (--allow-degraded): {why}");
+                Confinement::Unconfined
+            }
+            Err(why) => {
+                eprintln!("warden: {why}");
+                return exit::INTERNAL;
+            }
+        };
     let mut runner = Runner::new(evaluator.ctx.cwd.clone(), confinement);
     // A terminal gets the stream as it is; pipes and files (agents, CI) get a bounded copy.
     let budget = global
@@ -374,7 +372,15 @@ fn decide_and_run(evaluator: &mut Evaluator, global: &Global, request: Request) 
     if let Some(g) = global.grace {
         runner.grace = g;
     }
-    match runner.run(&authorized) {
+    let mut result = runner.run(&authorized);
+    if matches!(result, Err(warden::runner::RunError::SandboxFailed)) && degraded_allowed {
+        eprintln!(
+            "warden: the sandbox could not start; running WITHOUT it (--allow-degraded): run `warden doctor` for the cause"
+        );
+        runner.confinement = Confinement::Unconfined;
+        result = runner.run(&authorized);
+    }
+    match result {
         Ok(outcome) => {
             if outcome == warden::runner::Outcome::TimedOut {
                 eprintln!(

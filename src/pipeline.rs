@@ -258,6 +258,9 @@ pub struct Evaluator {
     pub policy: Policy,
     pub ctx: Context,
     pub budget: Duration,
+    /// The request asks for the host network (`--network`): an operation of its own, judged
+    /// by the policy like any other.
+    pub network: bool,
     worker: Option<Worker>,
     /// Worker threads of this evaluator still running.
     live: Arc<AtomicUsize>,
@@ -270,6 +273,7 @@ impl Evaluator {
             policy,
             ctx,
             budget: DEFAULT_BUDGET,
+            network: false,
             worker: None,
             live: Arc::new(AtomicUsize::new(0)),
         }
@@ -327,7 +331,10 @@ impl Evaluator {
 
     /// Parses, classifies, decides and, where a safe form exists, remediates one request.
     pub fn evaluate(&mut self, request: Request) -> Evaluation {
-        let (analysis, operations) = self.analyse_bounded(&request);
+        let (analysis, mut operations) = self.analyse_bounded(&request);
+        if self.network {
+            operations.push(network_operation());
+        }
         let decided = policy::decide(&operations, &self.policy);
         let mut evaluation = Evaluation {
             request,
@@ -355,6 +362,27 @@ impl Evaluator {
         }
         evaluation
     }
+}
+
+/// The operation of asking for the host network.
+fn network_operation() -> crate::classify::Operation {
+    let mut op = crate::classify::Operation {
+        program: "(sandbox)".into(),
+        subcommand: None,
+        args: vec!["--network".into()],
+        effect: crate::classify::Effect::Network,
+        targets: Vec::new(),
+        remote: None,
+        facts: Vec::new(),
+        via: Vec::new(),
+        privileged: false,
+        text: "--network".into(),
+    };
+    op.fact(
+        "network.requested",
+        "the command would get the host network (--network)",
+    );
+    op
 }
 
 /// A rule example that did not behave as its rule says.

@@ -49,6 +49,11 @@ pub enum RunError {
         program: String,
         source: std::io::Error,
     },
+    /// The sandbox could not be set up; the command did not run.
+    #[error(
+        "the sandbox could not start, so the command did not run (bwrap's own message is above); `warden doctor` names the cause and the fix"
+    )]
+    SandboxFailed,
 }
 
 impl RunError {
@@ -56,7 +61,7 @@ impl RunError {
         match self {
             RunError::NotFound(_) => 127,
             RunError::NotExecutable(_) => 126,
-            RunError::Spawn { .. } => 125,
+            RunError::Spawn { .. } | RunError::SandboxFailed => 125,
         }
     }
 }
@@ -149,12 +154,17 @@ impl Runner {
 
     fn run_one(&self, argv: &[String], deadline: Instant) -> Result<Outcome, RunError> {
         let (cmd, session) = self.command(argv)?;
-        let outcome = self.run_command(cmd, argv, deadline);
-        if let Some(notice) = session.as_ref().and_then(|s| s.after_run_notice()) {
-            eprintln!("{notice}");
+        let outcome = self.run_command(cmd, argv, deadline)?;
+        if let Some(session) = &session {
+            if matches!(outcome, Outcome::Exited(_)) && !session.started() {
+                return Err(RunError::SandboxFailed);
+            }
+            if let Some(notice) = session.after_run_notice() {
+                eprintln!("{notice}");
+            }
         }
         drop(session);
-        outcome
+        Ok(outcome)
     }
 
     fn run_command(

@@ -1198,8 +1198,13 @@ fn the_runs_see_only_the_environment_the_test_gave() {
     let env = TestEnvironment::new();
     let run = env.run(["run", "--", "env"]);
     run.expect_code(0);
-    let home_line = format!("HOME={}", env.home.display());
+    // The sandbox's home, inside the workspace; never the real one.
+    let home_line = format!("HOME={}", env.workspace.join(".warden/home").display());
     assert!(run.stdout.lines().any(|l| l == home_line), "{run:?}");
+    assert!(
+        !run.stdout.contains(&env.home.display().to_string()),
+        "{run:?}"
+    );
     assert!(
         run.stdout.lines().any(|l| l == format!("PATH={PATH}")),
         "{run:?}"

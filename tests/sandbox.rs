@@ -1,9 +1,10 @@
-//! Containment through the real binary and the real bubblewrap (`--sandbox`).
+//! Containment through the real binary and the real bubblewrap.
 //!
 //! Each escape attempt is a program the policy allows (a Perl script file, which warden does not
 //! read) that tries to reach the host; the assertions are made on the host. These tests need
 //! `bwrap`: without it they fail, they do not skip.
 
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
@@ -38,6 +39,19 @@ impl Env {
         }
     }
 
+    /// A `PATH` with the usual tools but without bwrap (the sandbox cannot be had).
+    fn path_without_bwrap(&self) -> String {
+        let bin = self.root.join("bin-without-bwrap");
+        if !bin.exists() {
+            std::fs::create_dir_all(&bin).expect("mkdir");
+            for tool in ["bash", "sh", "ls", "sleep", "cat", "echo"] {
+                std::os::unix::fs::symlink(format!("/bin/{tool}"), bin.join(tool))
+                    .expect("symlink");
+            }
+        }
+        bin.to_string_lossy().into_owned()
+    }
+
     fn warden(&self, args: &[&str]) -> Output {
         self.warden_with(args, &[])
     }
@@ -61,7 +75,7 @@ impl Env {
     /// Writes a Perl script into the workspace and runs it in the sandbox.
     fn perl(&self, name: &str, code: &str) -> Output {
         std::fs::write(self.workspace.join(name), code).expect("write script");
-        self.warden(&["--sandbox", "-c", &format!("perl {name}")])
+        self.warden(&["-c", &format!("perl {name}")])
     }
 }
 
@@ -94,7 +108,7 @@ fn bubblewrap_is_installed() {
 #[test]
 fn workspace_writes_reach_the_host() {
     let env = Env::new();
-    let out = env.warden(&["--sandbox", "-c", "echo built > out.txt"]);
+    let out = env.warden(&["-c", "echo built > out.txt"]);
     assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
     assert_eq!(read(&env.workspace.join("out.txt")), "built\n");
 }
@@ -152,11 +166,7 @@ fn git_hooks_cannot_be_planted() {
 #[test]
 fn the_sandbox_holds_no_capabilities_and_no_network() {
     let env = Env::new();
-    let out = env.warden(&[
-        "--sandbox",
-        "-c",
-        "grep CapEff /proc/self/status; cat /proc/net/dev",
-    ]);
+    let out = env.warden(&["-c", "grep CapEff /proc/self/status; cat /proc/net/dev"]);
     let text = stdout(&out);
     assert!(
         text.contains("CapEff:\t0000000000000000"),
@@ -180,7 +190,7 @@ fn the_sandbox_holds_no_capabilities_and_no_network() {
 fn planted_environment_variables_do_not_reach_the_command() {
     let env = Env::new();
     let out = env.warden_with(
-        &["--sandbox", "-c", "env"],
+        &["-c", "env"],
         &[
             ("AWS_SECRET_ACCESS_KEY", "leak-me"),
             ("GITHUB_TOKEN", "leak-me"),
@@ -207,7 +217,6 @@ fn a_timeout_inside_the_sandbox_stops_the_whole_tree() {
     let env = Env::new();
     let start = Instant::now();
     let out = env.warden(&[
-        "--sandbox",
         "--timeout",
         "1s",
         "--grace",
@@ -231,7 +240,7 @@ fn without_bubblewrap_nothing_runs_unless_degraded_mode_is_asked_for() {
     std::fs::create_dir_all(&bin).expect("mkdir");
     std::os::unix::fs::symlink("/bin/bash", bin.join("bash")).expect("symlink");
     let path = bin.to_string_lossy().into_owned();
-    let out = env.warden_with(&["--sandbox", "-c", "/bin/echo ran"], &[("PATH", &path)]);
+    let out = env.warden_with(&["-c", "/bin/echo ran"], &[("PATH", &path)]);
     assert_eq!(out.status.code(), Some(125), "{}", describe(&out));
     assert!(!stdout(&out).contains("ran"));
     assert!(
@@ -240,7 +249,7 @@ fn without_bubblewrap_nothing_runs_unless_degraded_mode_is_asked_for() {
         describe(&out)
     );
     let out = env.warden_with(
-        &["--sandbox", "--allow-degraded", "-c", "/bin/echo ran"],
+        &["--allow-degraded", "-c", "/bin/echo ran"],
         &[("PATH", &path)],
     );
     assert_eq!(stdout(&out), "ran\n", "{}", describe(&out));
@@ -300,7 +309,7 @@ fn an_output_flood_is_capped_and_warden_memory_stays_bounded() {
         .env("HOME", &env.home)
         .arg("--workspace")
         .arg(&env.workspace)
-        .args(["--sandbox", "-c", "head -c 2147483648 /dev/zero"])
+        .args(["-c", "head -c 2147483648 /dev/zero"])
         .current_dir(&env.workspace)
         .stdout(std::process::Stdio::piped())
         .spawn()
@@ -373,13 +382,17 @@ fn a_signal_to_warden_stops_the_whole_command_tree() {
             "--workspace".to_string(),
             env.workspace.display().to_string(),
         ];
-        if sandbox {
-            args.push("--sandbox".into());
-        }
+        // Unconfined: degraded mode, where bwrap cannot be found.
+        let path = if sandbox {
+            PATH.to_string()
+        } else {
+            args.push("--allow-degraded".into());
+            env.path_without_bwrap()
+        };
         args.extend(["-c".to_string(), script]);
         let mut child = Command::new(env!("CARGO_BIN_EXE_warden"))
             .env_clear()
-            .env("PATH", PATH)
+            .env("PATH", &path)
             .env("HOME", &env.home)
             .args(&args)
             .current_dir(&env.workspace)
@@ -423,7 +436,6 @@ fn a_signal_to_warden_stops_the_whole_command_tree() {
 
 #[test]
 fn toolchains_under_home_run_but_the_rest_of_home_stays_hidden() {
-    use std::os::unix::fs::PermissionsExt;
     let env = Env::new();
     let bin = env.home.join(".mytool/bin");
     std::fs::create_dir_all(&bin).expect("mkdir");
@@ -434,7 +446,6 @@ fn toolchains_under_home_run_but_the_rest_of_home_stays_hidden() {
     let bashrc = env.home.join(".bashrc");
     let out = env.warden_with(
         &[
-            "--sandbox",
             "-c",
             &format!(
                 "mytool; test -e {} && echo rc visible || echo rc hidden",
@@ -453,7 +464,7 @@ fn inherited_descriptors_do_not_reach_the_command() {
     let env = Env::new();
     let leak = env.root.join("leak.txt");
     std::fs::write(&leak, "host file\n").expect("write");
-    for sandbox in ["", "--sandbox"] {
+    for sandbox in ["", "--allow-degraded"] {
         // bash opens fds 7 and 8 without close-on-exec, then becomes warden.
         let script = format!(
             "exec 7<'{leak}' 8>>'{leak}'; exec '{warden}' --workspace '{ws}' {sandbox} -c 'ls /proc/self/fd; echo pwned >&8'",
@@ -461,10 +472,15 @@ fn inherited_descriptors_do_not_reach_the_command() {
             warden = env!("CARGO_BIN_EXE_warden"),
             ws = env.workspace.display(),
         );
-        let out = Command::new("bash")
+        let path = if sandbox.is_empty() {
+            PATH.to_string()
+        } else {
+            env.path_without_bwrap()
+        };
+        let out = Command::new("/bin/bash")
             .args(["-c", &script])
             .env_clear()
-            .env("PATH", PATH)
+            .env("PATH", &path)
             .env("HOME", &env.home)
             .current_dir(&env.workspace)
             .output()
@@ -489,7 +505,7 @@ fn absent_guarded_paths_cannot_be_created_and_leave_nothing_behind() {
     let env = Env::new();
     std::fs::remove_dir_all(env.workspace.join(".git/hooks")).expect("rmdir");
     let plant = "mkdir -p evil; ln -s ../evil .git/hooks; mkdir .git/hooks; echo x > .envrc; mkdir -p .vscode && echo '{}' > .vscode/tasks.json; echo '[submodule]' > .gitmodules; ls -d .git/hooks .envrc .vscode";
-    let out = env.warden(&["--sandbox", "-c", plant]);
+    let out = env.warden(&["-c", plant]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.matches("Read-only file system").count() >= 3 && err.contains("File exists"),
@@ -518,7 +534,7 @@ fn a_symlink_left_over_a_guarded_path_makes_the_next_run_refuse() {
     // guarded path would carry the next run's writes wherever it points.
     std::fs::create_dir_all(env.workspace.join("evil")).expect("mkdir");
     std::os::unix::fs::symlink("../evil", env.workspace.join(".git/hooks")).expect("symlink");
-    let out = env.warden(&["--sandbox", "-c", "true"]);
+    let out = env.warden(&["-c", "true"]);
     assert_eq!(out.status.code(), Some(125), "{}", describe(&out));
     assert!(
         String::from_utf8_lossy(&out.stderr).contains(".git/hooks is a symbolic link"),
@@ -555,14 +571,18 @@ fn commits_work_inside_the_sandbox_and_warden_stays_out_of_git_status() {
         .expect("git init");
     assert!(init.success());
     let script = "echo hi > note.txt && git add -A && git -c user.name=t -c user.email=t@t commit -qm note && git status --short && echo committed";
-    let out = env.warden(&["--sandbox", "-c", script]);
+    let out = env.warden(&["-c", script]);
     assert_eq!(stdout(&out), "committed\n", "{}", describe(&out));
     let host = std::process::Command::new("git")
         .args(["status", "--short"])
         .current_dir(&env.workspace)
         .output()
         .expect("git");
-    assert_eq!(String::from_utf8_lossy(&host.stdout), "", "host git status is clean");
+    assert_eq!(
+        String::from_utf8_lossy(&host.stdout),
+        "",
+        "host git status is clean"
+    );
 }
 
 #[test]
@@ -633,4 +653,54 @@ fn selftest_also_finds_everything_contained_for_an_unprivileged_user() {
         probes.iter().filter(|p| p["contained"] != true).collect();
     assert!(breaches.is_empty(), "breaches as nobody: {breaches:?}");
     assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+}
+
+#[test]
+fn a_sandbox_that_cannot_start_runs_nothing_unless_degraded_mode_is_asked_for() {
+    let env = Env::new();
+    // A bwrap that fails the way it does where user namespaces are blocked.
+    let bin = env.root.join("bin-failing-bwrap");
+    std::fs::create_dir_all(&bin).expect("mkdir");
+    std::fs::write(
+        bin.join("bwrap"),
+        "#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\nexit 1\n",
+    )
+    .expect("write");
+    std::fs::set_permissions(bin.join("bwrap"), std::fs::Permissions::from_mode(0o755))
+        .expect("chmod");
+    let path = format!("{}:{PATH}", bin.display());
+    let marker = env.workspace.join("ran.txt");
+    let script = format!("echo ran > '{}'", marker.display());
+    let out = env.warden_with(&["-c", &script], &[("PATH", &path)]);
+    assert_eq!(out.status.code(), Some(125), "{}", describe(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("No permissions to create new namespace")
+            && err.contains("the sandbox could not start")
+            && err.contains("warden doctor"),
+        "{}",
+        describe(&out)
+    );
+    assert!(!marker.exists(), "the command ran without its sandbox");
+    let out = env.warden_with(&["--allow-degraded", "-c", &script], &[("PATH", &path)]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert!(marker.exists(), "{}", describe(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("WITHOUT"),
+        "{}",
+        describe(&out)
+    );
+}
+
+#[test]
+fn the_network_is_an_operation_that_needs_approval() {
+    let env = Env::new();
+    let out = env.warden(&["--network", "-c", "true"]);
+    assert_eq!(out.status.code(), Some(75), "{}", describe(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("[sensitive] needs approval: the command would get the host network"),
+        "{}",
+        describe(&out)
+    );
 }

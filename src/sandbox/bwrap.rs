@@ -140,7 +140,11 @@ fn bind(a: &mut Vec<String>, spec: &SandboxSpec, path: &Path, writable: bool) {
     let dest = text(path);
     match spec.fds.iter().find(|(p, _)| p == path) {
         Some((_, fd)) => {
-            let flag = if writable { "--bind-fd" } else { "--ro-bind-fd" };
+            let flag = if writable {
+                "--bind-fd"
+            } else {
+                "--ro-bind-fd"
+            };
             push(a, &[flag, &fd.to_string(), &dest]);
         }
         None => {
@@ -372,7 +376,10 @@ mod tests {
                 "/work/project/.git/hooks",
             ],
         );
-        let pin = at(&args, &["--bind", "/work/project/.git", "/work/project/.git"]);
+        let pin = at(
+            &args,
+            &["--bind", "/work/project/.git", "/work/project/.git"],
+        );
         let inert = at(
             &args,
             &["--ro-bind", "/work/project/.envrc", "/work/project/.envrc"],

@@ -28,6 +28,9 @@ pub struct InnerPolicy {
     pub network: bool,
     /// Workspace paths that bwrap made read-only: checked before the command starts.
     pub guarded: Vec<PathBuf>,
+    /// A pipe to the outer stage: one byte there means the sandbox is complete and the command
+    /// is about to start (nothing there: the sandbox failed before the command ran).
+    pub ready_fd: Option<i32>,
 }
 
 impl InnerPolicy {
@@ -49,6 +52,10 @@ impl InnerPolicy {
             out.push("--guard".into());
             out.push(p.to_string_lossy().into_owned());
         }
+        if let Some(fd) = self.ready_fd {
+            out.push("--ready-fd".into());
+            out.push(fd.to_string());
+        }
         out
     }
 
@@ -60,6 +67,15 @@ impl InnerPolicy {
             match args[i].as_str() {
                 "--" => return Ok((policy, args[i + 1..].to_vec())),
                 "--net" => policy.network = true,
+                "--ready-fd" => {
+                    let fd = args
+                        .get(i + 1)
+                        .and_then(|v| v.parse::<i32>().ok())
+                        .filter(|fd| *fd > 2)
+                        .ok_or("--ready-fd needs a descriptor number above 2")?;
+                    policy.ready_fd = Some(fd);
+                    i += 1;
+                }
                 flag @ ("--ro" | "--rw" | "--guard") => {
                     let path = args
                         .get(i + 1)
@@ -172,6 +188,12 @@ pub fn run(args: &[String]) -> i32 {
         eprintln!("warden: a guarded path of the workspace is not guarded ({e}); refusing to run");
         return crate::exit::INTERNAL;
     }
+    // Opened by path (no raw descriptor is ever adopted); closed by the exec.
+    let ready = policy.ready_fd.map(|fd| {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(format!("/proc/self/fd/{fd}"))
+    });
     set_limits();
     match apply_landlock(&policy) {
         Ok(RulesetStatus::FullyEnforced) => {}
@@ -194,6 +216,13 @@ pub fn run(args: &[String]) -> i32 {
         eprintln!("warden: no command given to the sandbox");
         return crate::exit::USAGE;
     };
+    if let Some(ready) = ready {
+        use std::io::Write;
+        if ready.and_then(|mut f| f.write_all(b"1")).is_err() {
+            eprintln!("warden: cannot report to the outer stage; refusing to run");
+            return crate::exit::INTERNAL;
+        }
+    }
     let error = Command::new(program).args(rest).exec();
     eprintln!("warden: {program}: {error}");
     match error.kind() {
@@ -213,6 +242,7 @@ mod tests {
             write: vec![PathBuf::from("/w"), PathBuf::from("/tmp")],
             network: false,
             guarded: vec![PathBuf::from("/w/.git/hooks")],
+            ready_fd: Some(9),
         };
         let mut args = policy.to_args();
         args.extend([
@@ -231,5 +261,6 @@ mod tests {
         assert!(InnerPolicy::parse(&["--ro".to_string()]).is_err());
         assert!(InnerPolicy::parse(&["--bogus".to_string(), "--".to_string()]).is_err());
         assert!(InnerPolicy::parse(&["bash".to_string()]).is_err());
+        assert!(InnerPolicy::parse(&["--ready-fd".to_string(), "1".to_string()]).is_err());
     }
 }

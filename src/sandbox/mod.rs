@@ -81,12 +81,21 @@ fn find_program(name: &str) -> Option<PathBuf> {
 #[derive(Debug)]
 pub struct Session {
     _fds: Vec<OwnedFd>,
+    /// Read end of the inner stage's ready pipe (non-blocking).
+    ready: OwnedFd,
     _placeholders: placeholders::Placeholders,
     /// The workspace had no repository when the run started.
     watch_repository: Option<PathBuf>,
 }
 
 impl Session {
+    /// True once the inner stage has reported that the sandbox was complete and the command
+    /// about to start. Read after the sandbox exited: false means the command never ran.
+    pub fn started(&self) -> bool {
+        let mut byte = [0u8; 1];
+        matches!(rustix::io::read(&self.ready, &mut byte), Ok(1))
+    }
+
     /// Says what a person should check after the run: a repository the command created has
     /// hooks and config written by sandboxed code.
     pub fn after_run_notice(&self) -> Option<String> {
@@ -225,19 +234,24 @@ pub fn command(
     let placeholders = placeholders::create(&config.workspace, &protection.placeholders)?;
     let mut fds = Vec::new();
     let mut fd_numbers = Vec::new();
-    let sources = std::iter::once(&config.workspace).chain(protection.guards.iter().filter_map(
-        |g| match g {
-            bwrap::Guard::Pin(p) | bwrap::Guard::ReadOnly(p) | bwrap::Guard::Writable(p) => {
-                Some(p)
-            }
-        },
-    ));
+    let sources =
+        std::iter::once(&config.workspace).chain(protection.guards.iter().map(|g| match g {
+            bwrap::Guard::Pin(p) | bwrap::Guard::ReadOnly(p) | bwrap::Guard::Writable(p) => p,
+        }));
     for source in sources {
         if let Some(fd) = open_source(source)? {
             fd_numbers.push((source.clone(), fd.as_raw_fd()));
             fds.push(fd);
         }
     }
+    let (ready, ready_writer) =
+        rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC).map_err(std::io::Error::from)?;
+    rustix::fs::fcntl_setfl(&ready, rustix::fs::OFlags::NONBLOCK).map_err(std::io::Error::from)?;
+    // Inheritable: bwrap passes it into the sandbox, where the inner stage reports on it.
+    rustix::io::fcntl_setfd(&ready_writer, rustix::io::FdFlags::empty())
+        .map_err(std::io::Error::from)?;
+    let ready_fd = ready_writer.as_raw_fd();
+    fds.push(ready_writer);
     let host_env = std::env::vars_os()
         .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)));
     let inner_policy = inner::InnerPolicy {
@@ -256,6 +270,7 @@ pub fn command(
                 _ => None,
             })
             .collect(),
+        ready_fd: Some(ready_fd),
     };
     let mut inner_argv = vec![INNER_EXE.to_string(), INNER_SUBCOMMAND.to_string()];
     inner_argv.extend(inner_policy.to_args());
@@ -267,7 +282,10 @@ pub fn command(
     env.extend(tools.env.iter().cloned());
     env.extend([
         ("GIT_CONFIG_COUNT".to_string(), "1".to_string()),
-        ("GIT_CONFIG_KEY_0".to_string(), "core.excludesFile".to_string()),
+        (
+            "GIT_CONFIG_KEY_0".to_string(),
+            "core.excludesFile".to_string(),
+        ),
         (
             "GIT_CONFIG_VALUE_0".to_string(),
             exclude.to_string_lossy().into_owned(),
@@ -275,6 +293,16 @@ pub fn command(
     ]);
     let mut binds = vec![(config.exe.clone(), PathBuf::from(INNER_EXE))];
     binds.extend(tools.trees.iter().map(|t| (t.clone(), t.clone())));
+    if config.network {
+        // /etc is bound whole (hosts, CA certificates); a resolver file kept under /run
+        // (systemd-resolved) is bound by itself, since /run is otherwise empty.
+        if let Ok(resolv) = std::fs::canonicalize("/etc/resolv.conf")
+            && resolv.starts_with("/run")
+            && resolv.is_file()
+        {
+            binds.push((resolv.clone(), resolv));
+        }
+    }
     let spec = bwrap::SandboxSpec {
         workspace: config.workspace.clone(),
         cwd: cwd.to_path_buf(),
@@ -301,6 +329,7 @@ pub fn command(
     cmd.env_clear();
     let session = Session {
         _fds: fds,
+        ready,
         _placeholders: placeholders,
         watch_repository: protection
             .repository_absent

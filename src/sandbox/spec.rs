@@ -292,7 +292,9 @@ pub fn git_identity(config: &str) -> Vec<(String, String)> {
         let value = value.trim().trim_matches('"');
         if (key == "name" || key == "email")
             && !value.is_empty()
-            && !value.chars().any(|c| c.is_control() || c == '\\' || c == '"')
+            && !value
+                .chars()
+                .any(|c| c.is_control() || c == '\\' || c == '"')
         {
             out.retain(|(k, _)| *k != key);
             out.push((key, value.to_string()));
@@ -311,7 +313,8 @@ pub fn git_excludes(workspace: &Path) -> String {
         .map(|(name, _)| *name)
         .chain(SHELL_RC.iter().copied())
         .filter(|name| {
-            std::fs::symlink_metadata(workspace.join(name)).map_or(true, |m| m.is_file() && m.len() == 0)
+            std::fs::symlink_metadata(workspace.join(name))
+                .map_or(true, |m| m.is_file() && m.len() == 0)
         })
         .map(|name| format!("/{name}\n"))
         .collect()
@@ -506,7 +509,10 @@ mod tests {
         let text = git_excludes(ws);
         assert!(text.contains("/.gitmodules\n") && text.contains("/.bashrc\n"));
         assert!(!text.contains(".envrc"), "a real .envrc stays visible");
-        assert!(!text.contains(".vscode"), "empty directories are invisible to git anyway");
+        assert!(
+            !text.contains(".vscode"),
+            "empty directories are invisible to git anyway"
+        );
     }
 
     #[test]
