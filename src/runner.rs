@@ -130,6 +130,12 @@ impl Runner {
         }
     }
 
+    /// Runs an argv without a policy decision: only for warden's own containment probes
+    /// (`selftest`), which try on purpose what the policy would refuse.
+    pub(crate) fn run_probe(&self, argv: &[String]) -> Result<Outcome, RunError> {
+        self.run_one(argv, Instant::now() + self.timeout)
+    }
+
     fn command(
         &self,
         argv: &[String],
@@ -216,18 +222,28 @@ impl Runner {
                 },
             };
             // TERM (and CONT, so stopped processes see it) to the whole tree, including
-            // processes that left the group (`setsid`, bwrap's new session); then KILL.
+            // processes that left the group (`setsid`, bwrap's new session); then KILL. In the
+            // sandbox, TERM goes only to the command's processes: bwrap and its pid-1 reaper
+            // would die of it and take the namespace down at once, with no grace.
+            let sandboxed = matches!(self.confinement, Confinement::Sandbox(_));
             let tree = process_tree(leader);
-            signal_all(&tree, Signal::TERM);
-            signal_all(&tree, Signal::CONT);
-            signal_group(group, Signal::TERM);
+            let term: Vec<u32> = tree
+                .iter()
+                .filter(|(pid, parent)| !sandboxed || (*pid != leader && *parent != leader))
+                .map(|(pid, _)| *pid)
+                .collect();
+            signal_all(&term, Signal::TERM);
+            signal_all(&term, Signal::CONT);
+            if !sandboxed {
+                signal_group(group, Signal::TERM);
+            }
             if rx.recv_timeout(self.grace).is_err() {
-                signal_all(&process_tree(leader), Signal::KILL);
+                signal_all(&pids(&process_tree(leader)), Signal::KILL);
                 signal_group(group, Signal::KILL);
                 let _ = rx.recv();
             }
             // Stragglers that ignored TERM and outlived the leader go too.
-            signal_all(&tree, Signal::KILL);
+            signal_all(&pids(&tree), Signal::KILL);
             signal_group(group, Signal::KILL);
             finish_copiers(copiers);
             return Ok(match stopped_by {
@@ -297,8 +313,13 @@ fn finish_copiers(copiers: Vec<mpsc::Receiver<()>>) {
     }
 }
 
-/// The leader and all its descendants, from the parent links in `/proc` (leader first).
-fn process_tree(leader: u32) -> Vec<u32> {
+fn pids(tree: &[(u32, u32)]) -> Vec<u32> {
+    tree.iter().map(|(pid, _)| *pid).collect()
+}
+
+/// The leader and all its descendants with their parents, from the parent links in `/proc`
+/// (leader first, its parent given as 0).
+fn process_tree(leader: u32) -> Vec<(u32, u32)> {
     let mut parents: Vec<(u32, u32)> = Vec::new();
     if let Ok(entries) = std::fs::read_dir("/proc") {
         for entry in entries.filter_map(Result::ok) {
@@ -325,16 +346,11 @@ fn process_tree(leader: u32) -> Vec<u32> {
             }
         }
     }
-    let mut tree = vec![leader];
+    let mut tree = vec![(leader, 0)];
     let mut i = 0;
     while i < tree.len() {
-        let parent = tree[i];
-        tree.extend(
-            parents
-                .iter()
-                .filter(|(_, pp)| *pp == parent)
-                .map(|(p, _)| *p),
-        );
+        let parent = tree[i].0;
+        tree.extend(parents.iter().filter(|(_, pp)| *pp == parent).copied());
         i += 1;
     }
     tree

@@ -1,5 +1,5 @@
 //! The only `unsafe` code in warden, fenced here: raw file descriptors inherited from warden's
-//! parent, which no safe API can name.
+//! parent, which no safe API can name, and one step between fork and exec.
 //!
 //! An agent or a test harness may start warden with descriptors open beyond 0–2 (a log file, a
 //! socket). Children inherit every descriptor not marked close-on-exec, and bwrap passes them
@@ -36,5 +36,24 @@ pub fn close_inherited_fds_on_exec() {
         if let Ok(flags) = fcntl_getfd(borrowed) {
             let _ = fcntl_setfd(borrowed, flags | FdFlags::CLOEXEC);
         }
+    }
+}
+
+/// Makes the process that `cmd` spawns join a cgroup before it executes anything: between fork
+/// and exec it writes `0` (itself) to the cgroup's `cgroup.procs`, open as `procs`. Every process
+/// it starts is then born inside the cgroup, with no window in which one could be outside.
+pub fn join_cgroup_at_spawn(cmd: &mut std::process::Command, procs: std::os::fd::OwnedFd) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: the closure runs in the child between fork and exec, where only async-signal-safe
+    // work is allowed: it makes one write(2) on a descriptor opened before the fork, allocates
+    // nothing, takes no lock and touches no state shared with other threads. `procs` is moved
+    // into the closure and lives as long as `cmd`; it is close-on-exec, so the program started
+    // never holds it. An error aborts the spawn, so nothing runs outside the cgroup.
+    unsafe {
+        cmd.pre_exec(move || {
+            rustix::io::write(&procs, b"0")
+                .map(drop)
+                .map_err(std::io::Error::from)
+        });
     }
 }

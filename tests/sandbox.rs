@@ -620,7 +620,7 @@ fn selftest_finds_everything_contained_on_this_machine() {
     let probes: serde_json::Value =
         serde_json::from_slice(&out.stdout).expect("selftest --json prints JSON");
     let probes = probes.as_array().expect("a list of probes");
-    assert!(probes.len() >= 10, "{probes:?}");
+    assert_probes_present(probes);
     let breaches: Vec<&serde_json::Value> =
         probes.iter().filter(|p| p["contained"] != true).collect();
     assert!(breaches.is_empty(), "breaches: {breaches:?}");
@@ -648,7 +648,7 @@ fn selftest_also_finds_everything_contained_for_an_unprivileged_user() {
     let probes: serde_json::Value = serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|_| panic!("selftest as nobody: {}", describe(&out)));
     let probes = probes.as_array().expect("a list of probes");
-    assert!(probes.len() >= 9, "{probes:?}");
+    assert_probes_present(probes);
     let breaches: Vec<&serde_json::Value> =
         probes.iter().filter(|p| p["contained"] != true).collect();
     assert!(breaches.is_empty(), "breaches as nobody: {breaches:?}");
@@ -702,5 +702,73 @@ fn the_network_is_an_operation_that_needs_approval() {
             .contains("[sensitive] needs approval: the command would get the host network"),
         "{}",
         describe(&out)
+    );
+}
+
+/// The containment suite's probes that must be there, as root and unprivileged alike.
+fn assert_probes_present(probes: &[serde_json::Value]) {
+    for name in [
+        "write outside the workspace",
+        "host /tmp hidden",
+        "git hooks cannot be planted",
+        "no capabilities",
+        "setuid helpers cannot elevate (no_new_privs)",
+        "seccomp filter installed",
+        "Landlock keeps writes in the workspace",
+        "no TCP",
+        "only loopback",
+        "timeout stops a TERM-ignoring tree",
+        "signals cannot reach the host",
+        "no process outlives the timeout",
+        "a fork bomb is bounded",
+        "/tmp is size-capped",
+        "host unix sockets unreachable",
+        "host unix sockets unreachable (network authorised)",
+    ] {
+        assert!(
+            probes.iter().any(|p| p["name"] == name),
+            "probe `{name}` missing: {probes:?}"
+        );
+    }
+}
+
+#[test]
+fn stopped_daemonised_and_term_ignoring_processes_are_gone_after_the_timeout() {
+    let env = Env::new();
+    let marker = format!("warden-ps-marker-{}", std::process::id());
+    let script = format!(
+        "setsid -f bash -c 'exec -a {marker} sleep 300'\n(exec -a {marker} sleep 300) &\nkill -STOP $!\nnohup bash -c 'exec -a {marker} sleep 300' >/dev/null 2>&1 &\ntrap '' TERM\nsleep 300\n"
+    );
+    std::fs::write(env.workspace.join("daemons.sh"), script).expect("write");
+    let start = Instant::now();
+    let out = env.warden(&["--timeout", "1s", "--grace", "1s", "-c", "bash daemons.sh"]);
+    assert_eq!(out.status.code(), Some(124), "{}", describe(&out));
+    assert!(start.elapsed() < Duration::from_secs(10));
+    std::thread::sleep(Duration::from_millis(200));
+    let ps = Command::new("ps")
+        .args(["-eo", "pid,stat,args"])
+        .output()
+        .expect("ps (procps) runs");
+    let left: Vec<String> = String::from_utf8_lossy(&ps.stdout)
+        .lines()
+        .filter(|l| l.contains(&marker))
+        .map(str::to_string)
+        .collect();
+    assert!(left.is_empty(), "still running on the host: {left:?}");
+}
+
+#[test]
+fn a_term_trapping_command_gets_its_term_and_then_the_grace() {
+    let env = Env::new();
+    let script = "trap 'echo got TERM > term.txt' TERM\nwhile :; do sleep 0.1; done\n";
+    std::fs::write(env.workspace.join("trap.sh"), script).expect("write");
+    let start = Instant::now();
+    let out = env.warden(&["--timeout", "1s", "--grace", "2s", "-c", "bash trap.sh"]);
+    let took = start.elapsed();
+    assert_eq!(out.status.code(), Some(124), "{}", describe(&out));
+    assert_eq!(read(&env.workspace.join("term.txt")), "got TERM\n");
+    assert!(
+        took >= Duration::from_millis(2900) && took < Duration::from_secs(10),
+        "TERM at 1 s, KILL after the 2 s grace: {took:?}"
     );
 }

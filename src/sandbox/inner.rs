@@ -141,6 +141,24 @@ fn set_limits() {
             maximum: Some(4096),
         },
     );
+    // A fork bomb stops here (counted per user namespace; root is exempt, and gets the cgroup
+    // limit from the outer stage instead).
+    let tasks = super::cgroup::MAX_TASKS;
+    let _ = setrlimit(
+        Resource::Nproc,
+        Rlimit {
+            current: Some(tasks),
+            maximum: Some(tasks),
+        },
+    );
+    // No single file beyond 16 GiB (a runaway writer fills the disk more slowly than that).
+    let _ = setrlimit(
+        Resource::Fsize,
+        Rlimit {
+            current: Some(16 << 30),
+            maximum: Some(16 << 30),
+        },
+    );
 }
 
 fn apply_landlock(policy: &InnerPolicy) -> Result<RulesetStatus, landlock::RulesetError> {

@@ -7,6 +7,7 @@
 //! nothing runs unless the user opted in to running unconfined, and then warden says so.
 
 pub mod bwrap;
+pub mod cgroup;
 pub mod doctor;
 pub mod inner;
 pub mod placeholders;
@@ -86,6 +87,8 @@ pub struct Session {
     _placeholders: placeholders::Placeholders,
     /// The workspace had no repository when the run started.
     watch_repository: Option<PathBuf>,
+    /// The run's cgroup (root only): what is left in it is killed when the session ends.
+    _cgroup: Option<cgroup::RunCgroup>,
 }
 
 impl Session {
@@ -327,7 +330,12 @@ pub fn command(
     let mut cmd = Command::new(&config.bwrap);
     cmd.args(args);
     cmd.env_clear();
+    let run_cgroup = cgroup::create().map(|(run_cgroup, procs)| {
+        crate::sys::join_cgroup_at_spawn(&mut cmd, procs);
+        run_cgroup
+    });
     let session = Session {
+        _cgroup: run_cgroup,
         _fds: fds,
         ready,
         _placeholders: placeholders,

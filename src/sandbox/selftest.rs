@@ -131,6 +131,11 @@ pub fn run() -> Result<Vec<Probe>, String> {
         status.lines().next().unwrap_or("").to_string(),
     );
     probe(
+        "setuid helpers cannot elevate (no_new_privs)",
+        status.contains("NoNewPrivs:\t1"),
+        "NoNewPrivs set".into(),
+    );
+    probe(
         "seccomp filter installed",
         status.contains("Seccomp:\t2"),
         status.lines().last().unwrap_or("").to_string(),
@@ -193,8 +198,203 @@ pub fn run() -> Result<Vec<Probe>, String> {
         format!("{:?} after {:.1?}", outcome, start.elapsed()),
     );
 
+    probes.extend(host_wide_probes(&config, &workspace));
     let _ = std::fs::remove_dir_all(root);
     Ok(probes)
+}
+
+/// Processes on the host whose command line contains `marker`.
+pub fn host_processes_with(marker: &str) -> usize {
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().parse::<u32>().is_ok())
+        .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
+        .filter(|c| String::from_utf8_lossy(c).contains(marker))
+        .count()
+}
+
+/// A prefix for probe scripts: stop unless the script is inside the sandbox (its own pid
+/// namespace, no capabilities). Host-wide probes (`kill -9 -1`, a fork bomb, a fill) run only
+/// after it; outside a sandbox, as root, they would take the machine down with them.
+fn inside_guard() -> String {
+    let host_ns = std::fs::read_link("/proc/self/ns/pid")
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    format!(
+        "if [ -z '{host_ns}' ] || [ \"$(readlink /proc/self/ns/pid)\" = '{host_ns}' ] || ! grep -q '^CapEff:[[:space:]]*0*$' /proc/self/status; then echo NOT-INSIDE; exit 99; fi; "
+    )
+}
+
+fn probe_runner(config: &super::Config, workspace: &Path, seconds: u64) -> crate::runner::Runner {
+    let mut runner = crate::runner::Runner::new(
+        workspace.to_path_buf(),
+        crate::runner::Confinement::Sandbox(config.clone()),
+    );
+    runner.timeout = Duration::from_secs(seconds);
+    runner.grace = Duration::from_secs(1);
+    runner.max_stdout = Some(64 * 1024);
+    runner.max_stderr = Some(64 * 1024);
+    runner
+}
+
+fn bash(script: String) -> Vec<String> {
+    vec!["bash".into(), "-c".into(), script]
+}
+
+/// Probes that would harm the host if they escaped: signals to every process, a fork bomb, a
+/// `/tmp` fill, daemons that outlive their parent, host sockets.
+fn host_wide_probes(config: &super::Config, workspace: &Path) -> Vec<Probe> {
+    let mut probes = Vec::new();
+    let tag = format!("warden-probe-{}", std::process::id());
+    let guard = inside_guard();
+
+    // Signals: `kill -9 -1` and a signal to a host pid.
+    let host_child = std::process::Command::new("sleep").arg("30").spawn();
+    if let Ok(mut child) = host_child {
+        let script = format!(
+            "{guard}kill -9 -1 2>/dev/null; kill -9 {} 2>/dev/null; true",
+            child.id()
+        );
+        let outcome = probe_runner(config, workspace, 10).run_probe(&bash(script));
+        std::thread::sleep(Duration::from_millis(100));
+        let alive = matches!(child.try_wait(), Ok(None));
+        let _ = child.kill();
+        let _ = child.wait();
+        probes.push(Probe {
+            name: "signals cannot reach the host",
+            contained: alive && outcome.is_ok(),
+            detail: format!(
+                "host process {} after `kill -9 -1`",
+                if alive { "alive" } else { "KILLED" }
+            ),
+        });
+    }
+
+    // Daemons: a `setsid -f` child, a stopped child, a nohup child, a TERM-ignoring parent.
+    let marker = format!("{tag}-daemon");
+    let script = format!(
+        "{guard}setsid -f bash -c 'exec -a {marker} sleep 300'; (exec -a {marker} sleep 300) & kill -STOP $!; nohup bash -c 'exec -a {marker} sleep 300' >/dev/null 2>&1 & trap '' TERM; sleep 300"
+    );
+    let outcome = probe_runner(config, workspace, 2).run_probe(&bash(script));
+    std::thread::sleep(Duration::from_millis(100));
+    let left = host_processes_with(&marker);
+    probes.push(Probe {
+        name: "no process outlives the timeout",
+        contained: left == 0 && matches!(outcome, Ok(crate::runner::Outcome::TimedOut)),
+        detail: format!("{left} left after {outcome:?} (setsid -f, stopped, nohup, TERM ignored)"),
+    });
+
+    // A fork bomb: bounded, and the host keeps starting processes meanwhile.
+    let marker = format!("{tag}-bomb");
+    let script = format!("{guard}exec -a {marker} perl -e 'fork while 1'");
+    let runner = probe_runner(config, workspace, 3);
+    let bomb = std::thread::spawn(move || runner.run_probe(&bash(script)));
+    std::thread::sleep(Duration::from_millis(1500));
+    let start = Instant::now();
+    let spawned = std::process::Command::new("true")
+        .status()
+        .is_ok_and(|s| s.success());
+    let spawn_time = start.elapsed();
+    let outcome = bomb.join().ok();
+    std::thread::sleep(Duration::from_millis(100));
+    let left = host_processes_with(&marker);
+    probes.push(Probe {
+        name: "a fork bomb is bounded",
+        contained: spawned
+            && spawn_time < Duration::from_secs(1)
+            && left == 0
+            && matches!(outcome, Some(Ok(crate::runner::Outcome::TimedOut))),
+        detail: format!("host started a process in {spawn_time:.1?} during the bomb; {left} left"),
+    });
+
+    // Filling /tmp: the private tmpfs is full at its cap; the host's /tmp is another filesystem.
+    let cap_mib = config.tmp_bytes >> 20;
+    let out = run_in(
+        config,
+        workspace,
+        &format!(
+            "{guard}head -c {}M /dev/zero > /tmp/fill 2>/dev/null; echo size=$(( $(stat -c %s /tmp/fill) >> 20 ))",
+            cap_mib + 64
+        ),
+    );
+    let size: u64 = text(&out)
+        .trim()
+        .strip_prefix("size=")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(u64::MAX);
+    probes.push(Probe {
+        name: "/tmp is size-capped",
+        contained: size <= cap_mib,
+        detail: format!(
+            "{size} MiB written of {} asked, cap {cap_mib} MiB",
+            cap_mib + 64
+        ),
+    });
+
+    // Host unix sockets, by path and abstract, with the network off and authorised.
+    probes.extend(socket_probes(config, workspace, &tag));
+    probes
+}
+
+fn socket_probes(config: &super::Config, workspace: &Path, tag: &str) -> Vec<Probe> {
+    use std::os::linux::net::SocketAddrExt;
+    use std::os::unix::net::{SocketAddr, UnixListener};
+    let mut probes = Vec::new();
+    let mut listeners: Vec<(String, UnixListener)> = Vec::new();
+    for dir in [std::env::temp_dir(), std::path::PathBuf::from("/run")] {
+        let path = dir.join(format!("{tag}.sock"));
+        let _ = std::fs::remove_file(&path);
+        if let Ok(l) = UnixListener::bind(&path) {
+            listeners.push((path.display().to_string(), l));
+        }
+    }
+    let abstract_name = format!("{tag}-abstract");
+    if let Ok(l) = SocketAddr::from_abstract_name(abstract_name.as_bytes())
+        .and_then(|a| UnixListener::bind_addr(&a))
+    {
+        listeners.push((format!("\\0{abstract_name}"), l));
+    }
+    for (_, l) in &listeners {
+        let _ = l.set_nonblocking(true);
+    }
+    let connect = |target: &str| {
+        format!(
+            "perl -MIO::Socket::UNIX -e 'my $s = IO::Socket::UNIX->new(Peer => \"{target}\"); print $s ? \"CONNECTED\\n\" : \"refused\\n\"'; "
+        )
+    };
+    let script: String = listeners.iter().map(|(t, _)| connect(t)).collect();
+    for network in [false, true] {
+        let mut cfg = config.clone();
+        cfg.network = network;
+        let out = run_in(&cfg, workspace, &script);
+        let accepted = listeners.iter().filter(|(_, l)| l.accept().is_ok()).count();
+        let said = text(&out);
+        probes.push(Probe {
+            name: if network {
+                "host unix sockets unreachable (network authorised)"
+            } else {
+                "host unix sockets unreachable"
+            },
+            contained: accepted == 0 && !said.contains("CONNECTED") && out.is_ok(),
+            detail: format!(
+                "{} listeners ({}), {accepted} reached",
+                listeners.len(),
+                listeners
+                    .iter()
+                    .map(|(t, _)| t.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        });
+    }
+    for (target, _) in &listeners {
+        if !target.starts_with('\\') {
+            let _ = std::fs::remove_file(target);
+        }
+    }
+    probes
 }
 
 /// A fresh directory for the probes (removed at the end).
