@@ -49,6 +49,9 @@ pub enum RunError {
         program: String,
         source: std::io::Error,
     },
+    /// What the sandbox needs on the host could not be prepared; the command did not run.
+    #[error("cannot prepare the sandbox: {0}")]
+    Prepare(std::io::Error),
     /// The sandbox could not be set up; the command did not run.
     #[error(
         "the sandbox could not start, so the command did not run (bwrap's own message is above); `warden doctor` names the cause and the fix"
@@ -61,7 +64,7 @@ impl RunError {
         match self {
             RunError::NotFound(_) => 127,
             RunError::NotExecutable(_) => 126,
-            RunError::Spawn { .. } | RunError::SandboxFailed => 125,
+            RunError::Spawn { .. } | RunError::Prepare(_) | RunError::SandboxFailed => 125,
         }
     }
 }
@@ -151,10 +154,7 @@ impl Runner {
             }
             Confinement::Sandbox(config) => crate::sandbox::command(config, &self.cwd, argv)
                 .map(|(cmd, session)| (cmd, Some(session)))
-                .map_err(|source| RunError::Spawn {
-                    program: "bwrap".into(),
-                    source,
-                }),
+                .map_err(RunError::Prepare),
         }
     }
 

@@ -81,6 +81,51 @@ fn landlock_check() -> Check {
     }
 }
 
+/// What bounds the number of processes a command can start (a fork bomb).
+fn processes_check(uid: u32) -> Check {
+    if uid != 0 {
+        return check(
+            "processes",
+            "ok",
+            format!(
+                "RLIMIT_NPROC {} per sandbox (counted in its user namespace)",
+                super::cgroup::MAX_TASKS
+            ),
+            None,
+        );
+    }
+    let mounts = std::fs::read_to_string("/proc/self/mounts").unwrap_or_default();
+    match super::cgroup::find_hierarchy(&mounts) {
+        Some(h) => match super::cgroup::create() {
+            Some(_) => check(
+                "processes",
+                "ok",
+                format!(
+                    "cgroup pids.max {} per run ({h:?})",
+                    super::cgroup::MAX_TASKS
+                ),
+                None,
+            ),
+            None => check(
+                "processes",
+                "warn",
+                format!(
+                    "cannot create a cgroup under {h:?}; root is exempt from RLIMIT_NPROC, so a fork bomb is bounded only by the timeout"
+                ),
+                Some(
+                    "run warden as an unprivileged user, or give it a writable cgroup pids hierarchy",
+                ),
+            ),
+        },
+        None => check(
+            "processes",
+            "warn",
+            "no cgroup pids controller; root is exempt from RLIMIT_NPROC, so a fork bomb is bounded only by the timeout",
+            Some("run warden as an unprivileged user, or mount the cgroup pids controller"),
+        ),
+    }
+}
+
 /// Runs every check; the workspace is where a trial sandbox starts.
 pub fn run(workspace: &Path) -> Vec<Check> {
     let mut checks = Vec::new();
@@ -111,14 +156,22 @@ pub fn run(workspace: &Path) -> Vec<Check> {
             Some("sysctl -w kernel.apparmor_restrict_unprivileged_userns=0, or an AppArmor profile for bwrap"),
         ));
     }
-    if read_trimmed("/proc/sys/user/max_user_namespaces").as_deref() == Some("0") {
-        checks.push(check(
+    match read_trimmed("/proc/sys/user/max_user_namespaces").as_deref() {
+        Some("0") => checks.push(check(
             "user namespaces",
             "missing",
             "user.max_user_namespaces=0",
             Some("sysctl -w user.max_user_namespaces=15000"),
-        ));
+        )),
+        Some(n) => checks.push(check(
+            "user namespaces",
+            "ok",
+            format!("user.max_user_namespaces={n}"),
+            None,
+        )),
+        None => {}
     }
+    checks.push(processes_check(uid));
     match super::configure(workspace, false, Vec::new()) {
         Err(e) => checks.push(check(
             "bwrap",
