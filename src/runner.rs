@@ -112,6 +112,14 @@ impl Runner {
                 positional,
                 options,
             } => {
+                if let Some(argv) = positional
+                    .is_empty()
+                    .then_some(())
+                    .filter(|()| options.is_empty())
+                    .and_then(|()| direct_argv(script))
+                {
+                    return self.run_one(&argv, deadline);
+                }
                 let mut argv = vec!["bash".to_string()];
                 argv.extend(options.iter().cloned());
                 argv.push("-c".into());
@@ -259,6 +267,109 @@ impl Runner {
     }
 }
 
+/// The argv of a script that is one simple command of plain words, which bash would only split
+/// on blanks and execute (`true`, `cargo build --release`, `git status`): run directly, it
+/// behaves the same and saves starting a shell. None for anything else: quoting, expansion of
+/// any kind, redirections, operators, assignments, comments, builtins and keywords (other than
+/// `true` and `false`, which the system has as programs too).
+pub fn direct_argv(script: &str) -> Option<Vec<String>> {
+    const PLAIN: fn(char) -> bool = |c| c.is_ascii_alphanumeric() || "_./:,+=@%^-".contains(c);
+    const SHELL_WORDS: &[&str] = &[
+        ".",
+        ":",
+        "[",
+        "[[",
+        "]]",
+        "{",
+        "}",
+        "!",
+        "alias",
+        "bg",
+        "bind",
+        "break",
+        "builtin",
+        "caller",
+        "case",
+        "cd",
+        "command",
+        "compgen",
+        "complete",
+        "compopt",
+        "continue",
+        "coproc",
+        "declare",
+        "dirs",
+        "disown",
+        "do",
+        "done",
+        "echo",
+        "elif",
+        "else",
+        "enable",
+        "esac",
+        "eval",
+        "exec",
+        "exit",
+        "export",
+        "fc",
+        "fg",
+        "fi",
+        "for",
+        "function",
+        "getopts",
+        "hash",
+        "help",
+        "history",
+        "if",
+        "in",
+        "jobs",
+        "kill",
+        "let",
+        "local",
+        "logout",
+        "mapfile",
+        "popd",
+        "printf",
+        "pushd",
+        "pwd",
+        "read",
+        "readarray",
+        "readonly",
+        "return",
+        "select",
+        "set",
+        "shift",
+        "shopt",
+        "source",
+        "suspend",
+        "test",
+        "then",
+        "time",
+        "times",
+        "trap",
+        "type",
+        "typeset",
+        "ulimit",
+        "umask",
+        "unalias",
+        "unset",
+        "until",
+        "wait",
+        "while",
+    ];
+    let words: Vec<&str> = script
+        .split([' ', '\t'])
+        .filter(|w| !w.is_empty())
+        .collect();
+    let program = words.first()?;
+    let plain = words.iter().all(|w| w.chars().all(PLAIN));
+    if !plain || program.contains('=') || program.starts_with('-') || SHELL_WORDS.contains(program)
+    {
+        return None;
+    }
+    Some(words.iter().map(|w| w.to_string()).collect())
+}
+
 /// Why a run is being stopped early.
 enum Stop {
     Deadline,
@@ -381,5 +492,58 @@ fn outcome_of(status: ExitStatus) -> Outcome {
         (Some(code), _) => Outcome::Exited(code),
         (None, Some(sig)) => Outcome::Signaled(sig),
         (None, None) => Outcome::Exited(125),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_plain_simple_commands_skip_the_shell() {
+        assert_eq!(direct_argv("true"), Some(vec!["true".to_string()]));
+        assert_eq!(
+            direct_argv("  cargo build\t--release  "),
+            Some(vec!["cargo".into(), "build".into(), "--release".into()])
+        );
+        assert_eq!(
+            direct_argv("git log --format=%h -n 3"),
+            Some(vec![
+                "git".into(),
+                "log".into(),
+                "--format=%h".into(),
+                "-n".into(),
+                "3".into()
+            ])
+        );
+        for shell in [
+            "",
+            "   ",
+            "echo hi",
+            "cd src",
+            "FOO=1 make",
+            "ls *.rs",
+            "ls ~",
+            "echo $HOME",
+            "ls 'a b'",
+            "ls a\\ b",
+            "ls > out",
+            "a && b",
+            "a; b",
+            "a | b",
+            "ls # c",
+            "ls {a,b}",
+            "f()",
+            "ls\nrm x",
+            "exec ls",
+            "-x",
+            "time ls",
+            "ls [ab]",
+            "ls a?",
+            "echo `id`",
+            "ls !x",
+        ] {
+            assert_eq!(direct_argv(shell), None, "{shell:?}");
+        }
     }
 }

@@ -121,6 +121,9 @@ pub struct SandboxSpec {
     pub masked: Vec<InnerPath>,
     /// Host files bound read-only at a path on the private `/run` (warden's own binary).
     pub binds: Vec<(PathBuf, PathBuf)>,
+    /// Keep `CAP_SYS_ADMIN` (in the sandbox's own user namespace) for the inner stage, which
+    /// uses it to bound the pid namespace and then drops every capability before the command.
+    pub admin_for_inner: bool,
     /// File descriptor for bwrap's JSON status (child pid, exit code), if any.
     pub status_fd: Option<i32>,
     /// The command, usually warden's own inner stage followed by the user's argv.
@@ -182,6 +185,12 @@ pub fn bwrap_args(spec: &SandboxSpec, host: &HostLayout) -> Vec<String> {
             "warden",
         ],
     );
+    if spec.admin_for_inner {
+        push(
+            &mut a,
+            &["--cap-add", "CAP_SYS_ADMIN", "--cap-add", "CAP_SETPCAP"],
+        );
+    }
     // 2. Environment.
     push(&mut a, &["--clearenv"]);
     for (name, value) in &spec.env {
@@ -295,6 +304,7 @@ mod tests {
                 PathBuf::from("/run/warden/warden"),
             )],
             status_fd: Some(5),
+            admin_for_inner: false,
             argv: vec!["/bin/sh".into(), "-c".into(), "true".into()],
         }
     }
@@ -321,6 +331,15 @@ mod tests {
             assert!(args.iter().any(|a| a == flag), "missing {flag}");
         }
         at(&args, &["--cap-drop", "ALL"]);
+        assert!(!args.iter().any(|a| a == "--cap-add"));
+        let mut s = spec();
+        s.admin_for_inner = true;
+        let args = bwrap_args(&s, &debian());
+        assert_eq!(
+            &args[at(&args, &["--cap-drop", "ALL"])..][..4],
+            &["--cap-drop", "ALL", "--hostname", "warden"]
+        );
+        at(&args, &["--cap-add", "CAP_SYS_ADMIN"]);
     }
 
     #[test]

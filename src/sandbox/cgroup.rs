@@ -1,9 +1,12 @@
-//! A process-count limit for one run, from the cgroup `pids` controller.
+//! A process-count limit for one run.
 //!
-//! Unprivileged, the inner stage's `RLIMIT_NPROC` bounds a fork bomb (it counts per user
-//! namespace). Root is exempt from that limit in every namespace (the kernel checks the real
-//! user), so when warden runs as root it puts bwrap, before it starts anything, into a fresh
-//! cgroup with `pids.max`: under cgroup v2 beneath `/sys/fs/cgroup/warden/`, under v1 beneath the
+//! On Linux ≥ 6.14 `kernel.pid_max` is per pid namespace: the inner stage sets it in the
+//! sandbox's namespace (see [`super::inner`]), which bounds every process and thread, root's
+//! too, at no cost. On older kernels, unprivileged, the inner stage's `RLIMIT_NPROC` bounds a
+//! fork bomb (it counts per user namespace); root is exempt from that limit in every namespace
+//! (the kernel checks the real user), so warden running as root puts bwrap, before it starts
+//! anything, into a fresh cgroup with `pids.max` (joining a cgroup costs a few milliseconds, an
+//! RCU grace period, hence the last resort): under cgroup v2 beneath `/sys/fs/cgroup/warden/`, under v1 beneath the
 //! `pids` hierarchy's `warden/`. After the run every process still in that cgroup is killed and
 //! the cgroup removed. Where no cgroup can be made (a container with a read-only cgroupfs), the
 //! run goes ahead without it and `warden doctor` says so.
@@ -49,6 +52,23 @@ pub fn find_hierarchy(mounts: &str) -> Option<Hierarchy> {
         .split_whitespace()
         .any(|c| c == "pids")
         .then_some(Hierarchy::V2(v2))
+}
+
+/// True when this kernel keeps `kernel.pid_max` per pid namespace (Linux ≥ 6.14), so the
+/// sandbox can bound its own process count from inside, as root too, without a cgroup.
+pub fn pid_max_per_namespace() -> bool {
+    let release = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
+    release_at_least(&release, (6, 14))
+}
+
+fn release_at_least(release: &str, want: (u32, u32)) -> bool {
+    let mut parts = release
+        .trim()
+        .split(|c: char| !c.is_ascii_digit())
+        .map(|p| p.parse::<u32>().unwrap_or(0));
+    let major = parts.next().unwrap_or(0);
+    let minor = parts.next().unwrap_or(0);
+    (major, minor) >= want
 }
 
 /// One run's cgroup: removed, with anything left in it killed, on drop.
@@ -146,6 +166,15 @@ mod tests {
             find_hierarchy(mounts),
             Some(Hierarchy::V1(PathBuf::from("/sys/fs/cgroup/pids")))
         );
+    }
+
+    #[test]
+    fn kernel_releases_compare_by_major_and_minor() {
+        assert!(release_at_least("6.18.44-fc-v669\n", (6, 14)));
+        assert!(release_at_least("6.14.0", (6, 14)));
+        assert!(!release_at_least("6.8.0-45-generic", (6, 14)));
+        assert!(!release_at_least("5.19.1", (6, 14)));
+        assert!(!release_at_least("garbage", (6, 14)));
     }
 
     #[test]

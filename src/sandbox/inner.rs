@@ -28,6 +28,10 @@ pub struct InnerPolicy {
     pub network: bool,
     /// Workspace paths that bwrap made read-only: checked before the command starts.
     pub guarded: Vec<PathBuf>,
+    /// Bound the sandbox's pid namespace to this many tasks (`kernel.pid_max`, per namespace
+    /// since Linux 6.14); bwrap then keeps `CAP_SYS_ADMIN` in the sandbox's user namespace for
+    /// this stage alone, which drops it before anything else runs.
+    pub max_tasks: Option<u64>,
     /// A pipe to the outer stage: one byte there means the sandbox is complete and the command
     /// is about to start (nothing there: the sandbox failed before the command ran).
     pub ready_fd: Option<i32>,
@@ -56,6 +60,10 @@ impl InnerPolicy {
             out.push("--ready-fd".into());
             out.push(fd.to_string());
         }
+        if let Some(n) = self.max_tasks {
+            out.push("--max-tasks".into());
+            out.push(n.to_string());
+        }
         out
     }
 
@@ -67,6 +75,15 @@ impl InnerPolicy {
             match args[i].as_str() {
                 "--" => return Ok((policy, args[i + 1..].to_vec())),
                 "--net" => policy.network = true,
+                "--max-tasks" => {
+                    let n = args
+                        .get(i + 1)
+                        .and_then(|v| v.parse::<u64>().ok())
+                        .filter(|n| *n > 300)
+                        .ok_or("--max-tasks needs a number above 300")?;
+                    policy.max_tasks = Some(n);
+                    i += 1;
+                }
                 "--ready-fd" => {
                     let fd = args
                         .get(i + 1)
@@ -93,6 +110,32 @@ impl InnerPolicy {
         }
         Err("missing `--` before the command".into())
     }
+}
+
+/// Bounds the pid namespace, then gives up every capability for good: bounding set, ambient,
+/// effective, permitted, inheritable.
+fn bound_tasks_and_drop_capabilities(max_tasks: u64) -> Result<(), String> {
+    use rustix::thread::{
+        CapabilitySet, CapabilitySets, clear_ambient_capability_set,
+        remove_capability_from_bounding_set, set_capabilities,
+    };
+    let pid_max = std::fs::write("/proc/sys/kernel/pid_max", max_tasks.to_string())
+        .map_err(|e| format!("cannot bound the number of processes (kernel.pid_max): {e}"));
+    for cap in CapabilitySet::all().iter() {
+        // Capabilities this kernel does not know are not in the set anyway.
+        let _ = remove_capability_from_bounding_set(cap);
+    }
+    let _ = clear_ambient_capability_set();
+    set_capabilities(
+        None,
+        CapabilitySets {
+            effective: CapabilitySet::empty(),
+            permitted: CapabilitySet::empty(),
+            inheritable: CapabilitySet::empty(),
+        },
+    )
+    .map_err(|e| format!("cannot drop capabilities: {e}"))?;
+    pid_max
 }
 
 /// The capability mask the kernel reports as effective for this process.
@@ -191,6 +234,12 @@ pub fn run(args: &[String]) -> i32 {
             return crate::exit::USAGE;
         }
     };
+    if let Some(n) = policy.max_tasks
+        && let Err(e) = bound_tasks_and_drop_capabilities(n)
+    {
+        eprintln!("warden: {e}; refusing to run");
+        return crate::exit::INTERNAL;
+    }
     match effective_capabilities() {
         Some(0) => {}
         Some(caps) => {
@@ -241,8 +290,15 @@ pub fn run(args: &[String]) -> i32 {
             return crate::exit::INTERNAL;
         }
     }
-    let error = Command::new(program).args(rest).exec();
-    eprintln!("warden: {program}: {error}");
+    let mut error = Command::new(program).args(rest).exec();
+    if error.raw_os_error() == Some(libc::ENOEXEC) {
+        // A script without `#!`: bash runs such a file itself, and so does this stage.
+        error = Command::new("bash").arg(program).args(rest).exec();
+    }
+    match error.kind() {
+        std::io::ErrorKind::NotFound => eprintln!("warden: {program}: command not found"),
+        _ => eprintln!("warden: {program}: {error}"),
+    }
     match error.kind() {
         std::io::ErrorKind::NotFound => crate::exit::NOT_FOUND,
         _ => crate::exit::NOT_EXECUTABLE,
@@ -261,6 +317,7 @@ mod tests {
             network: false,
             guarded: vec![PathBuf::from("/w/.git/hooks")],
             ready_fd: Some(9),
+            max_tasks: Some(2048),
         };
         let mut args = policy.to_args();
         args.extend([

@@ -39,6 +39,8 @@ pub struct Config {
     pub tmp_bytes: u64,
     /// Extra environment variable names the user lets through.
     pub env_names: Vec<String>,
+    /// The inner stage bounds the process count through the pid namespace (see [`cgroup`]).
+    pub pid_namespace_limit: bool,
 }
 
 /// Why the sandbox cannot be had here, with the fix.
@@ -67,6 +69,7 @@ pub fn configure(
         network,
         tmp_bytes: DEFAULT_TMP_BYTES,
         env_names,
+        pid_namespace_limit: cgroup::pid_max_per_namespace(),
     })
 }
 
@@ -274,6 +277,7 @@ pub fn command(
             })
             .collect(),
         ready_fd: Some(ready_fd),
+        max_tasks: config.pid_namespace_limit.then_some(cgroup::MAX_TASKS),
     };
     let mut inner_argv = vec![INNER_EXE.to_string(), INNER_SUBCOMMAND.to_string()];
     inner_argv.extend(inner_policy.to_args());
@@ -317,6 +321,7 @@ pub fn command(
         masked: tools.masked.clone(),
         binds,
         status_fd: None,
+        admin_for_inner: config.pid_namespace_limit,
         argv: inner_argv,
     };
     let args = bwrap::bwrap_args(&spec, &bwrap::HostLayout::probe());
@@ -330,10 +335,14 @@ pub fn command(
     let mut cmd = Command::new(&config.bwrap);
     cmd.args(args);
     cmd.env_clear();
-    let run_cgroup = cgroup::create().map(|(run_cgroup, procs)| {
-        crate::sys::join_cgroup_at_spawn(&mut cmd, procs);
-        run_cgroup
-    });
+    let run_cgroup = if config.pid_namespace_limit {
+        None
+    } else {
+        cgroup::create().map(|(run_cgroup, procs)| {
+            crate::sys::join_cgroup_at_spawn(&mut cmd, procs);
+            run_cgroup
+        })
+    };
     let session = Session {
         _cgroup: run_cgroup,
         _fds: fds,

@@ -122,13 +122,14 @@ pub fn run() -> Result<Vec<Probe>, String> {
     let out = run_in(
         &config,
         &workspace,
-        "grep -E '^(CapEff|NoNewPrivs|Seccomp):' /proc/self/status",
+        "grep -E '^(CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs|Seccomp):' /proc/self/status",
     );
     let status = text(&out);
+    let caps: Vec<&str> = status.lines().filter(|l| l.starts_with("Cap")).collect();
     probe(
         "no capabilities",
-        status.contains("CapEff:\t0000000000000000"),
-        status.lines().next().unwrap_or("").to_string(),
+        caps.len() == 4 && caps.iter().all(|l| l.ends_with("\t0000000000000000")),
+        caps.join(" "),
     );
     probe(
         "setuid helpers cannot elevate (no_new_privs)",
