@@ -772,3 +772,40 @@ fn a_term_trapping_command_gets_its_term_and_then_the_grace() {
         "TERM at 1 s, KILL after the 2 s grace: {took:?}"
     );
 }
+
+#[test]
+fn links_to_host_secrets_cannot_be_followed_or_made() {
+    let env = Env::new();
+    let secret = env.home.join(".ssh/id_ed25519");
+    std::fs::create_dir_all(secret.parent().expect("parent")).expect("mkdir");
+    std::fs::write(&secret, "PRIVATE KEY MATERIAL\n").expect("write");
+    let shadow_like = env.root.join("outside-secret.txt");
+    std::fs::write(&shadow_like, "HOST SECRET\n").expect("write");
+    // Links a person might find in a checkout, and links the command tries to make itself.
+    std::os::unix::fs::symlink(&secret, env.workspace.join("key-link")).expect("symlink");
+    std::os::unix::fs::symlink(&shadow_like, env.workspace.join("outside-link")).expect("symlink");
+    let code = format!(
+        r#"
+for my $p ("key-link", "outside-link", "/etc/shadow") {{
+    if (open(my $f, "<", $p)) {{ local $/; my $t = <$f>; print "read $p: $t\n"; }} else {{ print "no $p: $!\n"; }}
+}}
+print link("{secret}", "hard-key") ? "hardlinked key\n" : "no hardlink: $!\n";
+print link("{outside}", "hard-out") ? "hardlinked outside\n" : "no hardlink: $!\n";
+"#,
+        secret = secret.display(),
+        outside = shadow_like.display()
+    );
+    let out = env.perl("links.pl", &code);
+    let text = stdout(&out);
+    assert!(
+        !text.contains("PRIVATE KEY") && !text.contains("HOST SECRET") && !text.contains("root:"),
+        "{}",
+        describe(&out)
+    );
+    assert!(
+        text.matches("no hardlink").count() == 2 && text.contains("no key-link"),
+        "{}",
+        describe(&out)
+    );
+    assert!(!env.workspace.join("hard-key").exists());
+}

@@ -83,6 +83,17 @@ fn landlock_check() -> Check {
 
 /// What bounds the number of processes a command can start (a fork bomb).
 fn processes_check(uid: u32) -> Check {
+    if super::cgroup::pid_max_per_namespace() {
+        return check(
+            "processes",
+            "ok",
+            format!(
+                "kernel.pid_max {} in each sandbox's pid namespace (Linux ≥ 6.14)",
+                super::cgroup::MAX_TASKS
+            ),
+            None,
+        );
+    }
     if uid != 0 {
         return check(
             "processes",
