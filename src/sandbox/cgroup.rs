@@ -168,6 +168,40 @@ mod tests {
         );
     }
 
+    /// The fallback for root on kernels before 6.14, exercised for real where it can be: a
+    /// child joins the run's cgroup before it executes, and dropping the cgroup kills what is
+    /// left in it and removes it.
+    #[test]
+    fn a_spawned_process_is_born_in_the_run_cgroup_and_dies_with_it() {
+        let mounts = std::fs::read_to_string("/proc/self/mounts").unwrap_or_default();
+        if !rustix::process::geteuid().is_root() || find_hierarchy(&mounts).is_none() {
+            eprintln!("not root or no cgroup pids hierarchy here: the fallback cannot be exercised");
+            return;
+        }
+        let (run, procs) = create().expect("root with a pids hierarchy gets a run cgroup");
+        assert_eq!(
+            std::fs::read_to_string(run.dir.join("pids.max"))
+                .expect("pids.max")
+                .trim(),
+            MAX_TASKS.to_string()
+        );
+        let mut cmd = std::process::Command::new("sleep");
+        cmd.arg("30");
+        crate::sys::join_cgroup_at_spawn(&mut cmd, procs);
+        let mut child = cmd.spawn().expect("spawn");
+        let pid = child.id() as i32;
+        assert_eq!(run.pids(), vec![pid]);
+        let dir = run.dir.clone();
+        drop(run);
+        let status = child.wait().expect("wait");
+        assert_eq!(
+            std::os::unix::process::ExitStatusExt::signal(&status),
+            Some(9),
+            "killed with the cgroup"
+        );
+        assert!(!dir.exists(), "the cgroup is removed");
+    }
+
     #[test]
     fn kernel_releases_compare_by_major_and_minor() {
         assert!(release_at_least("6.18.44-fc-v669\n", (6, 14)));
