@@ -504,11 +504,11 @@ fn inherited_descriptors_do_not_reach_the_command() {
 fn absent_guarded_paths_cannot_be_created_and_leave_nothing_behind() {
     let env = Env::new();
     std::fs::remove_dir_all(env.workspace.join(".git/hooks")).expect("rmdir");
-    let plant = "mkdir -p evil; ln -s ../evil .git/hooks; mkdir .git/hooks; echo x > .envrc; mkdir -p .vscode && echo '{}' > .vscode/tasks.json; echo '[submodule]' > .gitmodules; ls -d .git/hooks .envrc .vscode";
+    let plant = "mkdir -p evil; ln -s ../evil .git/hooks; mkdir .git/hooks; echo x > .envrc; mkdir -p .vscode && echo '{}' > .vscode/tasks.json; echo '[submodule]' > .gitmodules; echo '[core] fsmonitor = evil' > .git/config; ls -d .git/hooks .envrc .vscode";
     let out = env.warden(&["-c", plant]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.matches("Read-only file system").count() >= 3 && err.contains("File exists"),
+        err.matches("Read-only file system").count() >= 4 && err.contains("File exists"),
         "{}",
         describe(&out)
     );
@@ -517,7 +517,13 @@ fn absent_guarded_paths_cannot_be_created_and_leave_nothing_behind() {
         "inside, the placeholders are there: {}",
         describe(&out)
     );
-    for name in [".git/hooks", ".envrc", ".vscode", ".gitmodules"] {
+    for name in [
+        ".git/hooks",
+        ".git/config",
+        ".envrc",
+        ".vscode",
+        ".gitmodules",
+    ] {
         assert!(
             std::fs::symlink_metadata(env.workspace.join(name)).is_err(),
             "{name} exists on the host after the run: {}",
@@ -724,6 +730,10 @@ fn assert_probes_present(probes: &[serde_json::Value]) {
         "/tmp is size-capped",
         "host unix sockets unreachable",
         "host unix sockets unreachable (network authorised)",
+        "/proc shows only the sandbox",
+        "ptrace of pid 1 refused",
+        "mounts and remounts refused",
+        "no DNS without the network",
     ] {
         assert!(
             probes.iter().any(|p| p["name"] == name),
@@ -808,4 +818,50 @@ print link("{outside}", "hard-out") ? "hardlinked outside\n" : "no hardlink: $!\
         describe(&out)
     );
     assert!(!env.workspace.join("hard-key").exists());
+}
+
+/// SHA-256 of a host file, through the system's `sha256sum`.
+fn hash(path: &Path) -> String {
+    let out = Command::new("sha256sum")
+        .arg(path)
+        .output()
+        .expect("sha256sum runs");
+    String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[test]
+fn writes_to_the_home_etc_and_usr_bin_fail_and_host_files_keep_their_hash() {
+    let env = Env::new();
+    let bashrc = env.home.join(".bashrc");
+    let watched = [
+        bashrc.clone(),
+        PathBuf::from("/etc/hosts"),
+        PathBuf::from("/etc/passwd"),
+    ];
+    let before: Vec<String> = watched.iter().map(|p| hash(p)).collect();
+    let marker = format!("warden-probe-{}", std::process::id());
+    let code = format!(
+        r#"
+for my $p ("{bashrc}", "/etc/hosts", "/etc/passwd", "/etc/{marker}", "/usr/bin/{marker}") {{
+    if (open(my $f, ">>", $p)) {{ print $f "pwned\n"; close $f; print "wrote $p\n"; }} else {{ print "refused $p\n"; }}
+}}
+"#,
+        bashrc = bashrc.display()
+    );
+    let out = env.perl("writes.pl", &code);
+    let after: Vec<String> = watched.iter().map(|p| hash(p)).collect();
+    assert_eq!(before, after, "a host file changed: {}", describe(&out));
+    for created in [format!("/etc/{marker}"), format!("/usr/bin/{marker}")] {
+        assert!(!Path::new(&created).exists(), "{created} was created");
+    }
+    assert_eq!(
+        stdout(&out).matches("refused").count(),
+        5,
+        "every write refused: {}",
+        describe(&out)
+    );
 }

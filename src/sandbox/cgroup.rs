@@ -175,7 +175,9 @@ mod tests {
     fn a_spawned_process_is_born_in_the_run_cgroup_and_dies_with_it() {
         let mounts = std::fs::read_to_string("/proc/self/mounts").unwrap_or_default();
         if !rustix::process::geteuid().is_root() || find_hierarchy(&mounts).is_none() {
-            eprintln!("not root or no cgroup pids hierarchy here: the fallback cannot be exercised");
+            eprintln!(
+                "not root or no cgroup pids hierarchy here: the fallback cannot be exercised"
+            );
             return;
         }
         let (run, procs) = create().expect("root with a pids hierarchy gets a run cgroup");

@@ -169,6 +169,38 @@ pub fn run() -> Result<Vec<Probe>, String> {
         format!("interfaces: {}", interfaces.join(" ")),
     );
 
+    let out = run_in(
+        &config,
+        &workspace,
+        "ls /proc | grep -c '^[0-9][0-9]*$'; perl -e 'print syscall(101, 16, 1, 0, 0) == -1 ? \"refused\\n\" : \"ATTACHED\\n\"'; mount -t tmpfs none /tmp 2>/dev/null && echo MOUNTED; mount -o remount,rw / 2>/dev/null && echo REMOUNTED; mount -o remount,rw /usr 2>/dev/null && echo REMOUNTED; (echo x > /usr/warden-probe) 2>/dev/null && echo WROTE; getent ahosts example.com >/dev/null 2>&1 && echo RESOLVED; true",
+    );
+    let seen = text(&out);
+    let mut lines = seen.lines();
+    let visible: usize = lines
+        .next()
+        .and_then(|l| l.trim().parse().ok())
+        .unwrap_or(usize::MAX);
+    probe(
+        "/proc shows only the sandbox",
+        visible <= 10,
+        format!("{visible} processes visible"),
+    );
+    probe(
+        "ptrace of pid 1 refused",
+        seen.contains("refused") && !seen.contains("ATTACHED"),
+        "PTRACE_ATTACH to pid 1".into(),
+    );
+    probe(
+        "mounts and remounts refused",
+        !seen.contains("MOUNTED") && !seen.contains("WROTE"),
+        "tmpfs mount, remount of / and /usr rw, write to /usr".into(),
+    );
+    probe(
+        "no DNS without the network",
+        !seen.contains("RESOLVED"),
+        "getent ahosts example.com".into(),
+    );
+
     let mut runner = crate::runner::Runner::new(
         workspace.clone(),
         crate::runner::Confinement::Sandbox(config.clone()),
