@@ -44,6 +44,10 @@ pub struct Global {
     /// namespaces blocked): unconfined, and said on every run. Also WARDEN_ALLOW_DEGRADED=1.
     #[arg(long, global = true)]
     pub allow_degraded: bool,
+    /// Pass this environment variable into the sandbox (repeatable). Loader hooks and anything
+    /// that looks like a credential never pass, whatever is asked.
+    #[arg(long = "pass-env", global = true, value_name = "NAME")]
+    pub pass_env: Vec<String>,
 }
 
 /// warden: a guarded shell. Every command is parsed, classified and decided before it runs.
@@ -281,6 +285,10 @@ pub fn parse_shell(args: &[OsString]) -> Result<ShellArgs, UsageError> {
                     .global
                     .rules
                     .push(PathBuf::from(value_of(&mut i, inline, "--rules")?)),
+                "pass-env" => out
+                    .global
+                    .pass_env
+                    .push(value_of(&mut i, inline, "--pass-env")?),
                 "json" if inline.is_none() => out.global.json = true,
                 "allow-degraded" if inline.is_none() => out.global.allow_degraded = true,
                 "network" if inline.is_none() => out.global.network = true,
@@ -342,7 +350,9 @@ pub fn is_tool_form(args: &[OsString]) -> bool {
     let mut i = 0;
     while let Some(arg) = args.get(i).and_then(|a| a.to_str()) {
         match arg {
-            "--workspace" | "--timeout" | "--grace" | "--rules" | "--max-output" => i += 2,
+            "--workspace" | "--timeout" | "--grace" | "--rules" | "--max-output" | "--pass-env" => {
+                i += 2
+            }
             "--json" | "--allow-degraded" | "--network" => i += 1,
             a if a.starts_with("--") && a.contains('=') => i += 1,
             a => return SUBCOMMANDS.contains(&a),

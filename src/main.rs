@@ -345,18 +345,21 @@ fn decide_and_run(evaluator: &mut Evaluator, global: &Global, request: Request) 
     };
     let degraded_allowed =
         global.allow_degraded || std::env::var("WARDEN_ALLOW_DEGRADED").is_ok_and(|v| v == "1");
-    let confinement =
-        match warden::sandbox::configure(&evaluator.ctx.workspace, global.network, Vec::new()) {
-            Ok(config) => Confinement::Sandbox(config),
-            Err(why) if degraded_allowed => {
-                eprintln!("warden: running WITHOUT the sandbox (--allow-degraded): {why}");
-                Confinement::Unconfined
-            }
-            Err(why) => {
-                eprintln!("warden: {why}");
-                return exit::INTERNAL;
-            }
-        };
+    let confinement = match warden::sandbox::configure(
+        &evaluator.ctx.workspace,
+        global.network,
+        global.pass_env.clone(),
+    ) {
+        Ok(config) => Confinement::Sandbox(config),
+        Err(why) if degraded_allowed => {
+            eprintln!("warden: running WITHOUT the sandbox (--allow-degraded): {why}");
+            Confinement::Unconfined
+        }
+        Err(why) => {
+            eprintln!("warden: {why}");
+            return exit::INTERNAL;
+        }
+    };
     let mut runner = Runner::new(evaluator.ctx.cwd.clone(), confinement);
     // A terminal gets the stream as it is; pipes and files (agents, CI) get a bounded copy.
     let budget = global

@@ -865,3 +865,35 @@ for my $p ("{bashrc}", "/etc/hosts", "/etc/passwd", "/etc/{marker}", "/usr/bin/{
         describe(&out)
     );
 }
+
+#[test]
+fn configured_variables_pass_but_credentials_and_loader_hooks_never_do() {
+    let env = Env::new();
+    let out = env.warden_with(
+        &[
+            "--pass-env",
+            "MY_SETTING",
+            "--pass-env=AWS_SECRET_ACCESS_KEY",
+            "--pass-env",
+            "LD_PRELOAD",
+            "-c",
+            "env",
+        ],
+        &[
+            ("MY_SETTING", "on"),
+            ("AWS_SECRET_ACCESS_KEY", "planted-secret"),
+            ("LD_PRELOAD", "/nonexistent.so"),
+            ("OTHER", "not asked for"),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let text = stdout(&out);
+    assert!(
+        text.lines().any(|l| l == "MY_SETTING=on"),
+        "{}",
+        describe(&out)
+    );
+    for absent in ["planted-secret", "LD_PRELOAD", "OTHER="] {
+        assert!(!text.contains(absent), "{absent}: {}", describe(&out));
+    }
+}

@@ -132,6 +132,24 @@ pub fn create(workspace: &Path, wanted: &[InnerPath]) -> std::io::Result<Placeho
     Ok(out)
 }
 
+/// The entries of a placeholder record (`DEV INO HEX-PATH` per line); malformed lines are
+/// skipped (nothing is removed on their account).
+pub fn parse_record(text: &str) -> Vec<(PathBuf, u64, u64)> {
+    use std::os::unix::ffi::OsStringExt;
+    text.lines()
+        .filter_map(|line| {
+            let mut parts = line.split(' ');
+            let dev = parts.next()?.parse().ok()?;
+            let ino = parts.next()?.parse().ok()?;
+            let path = PathBuf::from(std::ffi::OsString::from_vec(unhex(parts.next()?)?));
+            if parts.next().is_some() || !path.is_absolute() {
+                return None;
+            }
+            Some((path, dev, ino))
+        })
+        .collect()
+}
+
 /// Removes `path` if it is still the placeholder (device, inode) and still empty.
 fn remove_if_placeholder(path: &Path, dev: u64, ino: u64) {
     let Ok(meta) = std::fs::symlink_metadata(path) else {
@@ -162,18 +180,8 @@ impl Drop for Placeholders {
             return;
         }
         if let Some(record) = &self.record {
-            use std::os::unix::ffi::OsStringExt;
             let text = std::fs::read_to_string(record).unwrap_or_default();
-            let mut entries: Vec<(PathBuf, u64, u64)> = text
-                .lines()
-                .filter_map(|line| {
-                    let mut parts = line.split(' ');
-                    let dev = parts.next()?.parse().ok()?;
-                    let ino = parts.next()?.parse().ok()?;
-                    let path = PathBuf::from(std::ffi::OsString::from_vec(unhex(parts.next()?)?));
-                    Some((path, dev, ino))
-                })
-                .collect();
+            let mut entries = parse_record(&text);
             // Children before parents.
             entries.sort_by(|a, b| b.0.cmp(&a.0));
             for (path, dev, ino) in &entries {
@@ -188,6 +196,21 @@ impl Drop for Placeholders {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn record_lines_that_do_not_parse_are_skipped() {
+        let text = format!(
+            "1 2 {}\nx 2 {}\n1 2 zz\n1 2 {} extra\n3 4 {}\n",
+            hex(b"/w/.envrc"),
+            hex(b"/w/a"),
+            hex(b"/w/b"),
+            hex(b"relative")
+        );
+        assert_eq!(
+            parse_record(&text),
+            vec![(PathBuf::from("/w/.envrc"), 1, 2)]
+        );
+    }
 
     #[test]
     fn hex_round_trips() {

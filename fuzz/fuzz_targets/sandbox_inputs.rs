@@ -1,0 +1,25 @@
+//! The sandbox's decoders of text it reads: the inner stage's arguments, the placeholder record,
+//! `/proc/self/mounts`, and the `[user]` section of a git configuration file.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let args: Vec<String> = text.split('\0').map(str::to_string).collect();
+    if let Ok((policy, argv)) = warden::sandbox::inner::InnerPolicy::parse(&args) {
+        assert!(argv.len() < args.len());
+        assert!(policy.ready_fd.is_none_or(|fd| fd > 2));
+        assert!(policy.max_tasks.is_none_or(|n| n > 300));
+    }
+    for (path, _, _) in warden::sandbox::placeholders::parse_record(text) {
+        assert!(path.is_absolute());
+    }
+    let _ = warden::sandbox::cgroup::find_hierarchy(text);
+    for (key, value) in warden::sandbox::spec::git_identity(text) {
+        assert!(key == "name" || key == "email");
+        assert!(!value.is_empty() && !value.chars().any(|c| c.is_control()));
+    }
+});
