@@ -351,7 +351,7 @@ fn decide_and_run(evaluator: &mut Evaluator, global: &Global, request: Request) 
         global.pass_env.clone(),
     ) {
         Ok(config) => Confinement::Sandbox(config),
-        Err(why) if degraded_allowed => {
+        Err(why) if degraded_allowed && !why.is_refusal() => {
             eprintln!("warden: running WITHOUT the sandbox (--allow-degraded): {why}");
             Confinement::Unconfined
         }

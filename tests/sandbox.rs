@@ -897,3 +897,34 @@ fn configured_variables_pass_but_credentials_and_loader_hooks_never_do() {
         assert!(!text.contains(absent), "{absent}: {}", describe(&out));
     }
 }
+
+#[test]
+fn the_root_and_the_home_are_refused_as_workspaces_even_in_degraded_mode() {
+    let env = Env::new();
+    for (workspace, why) in [
+        (PathBuf::from("/"), "root of the filesystem"),
+        (env.home.clone(), "holds your home directory"),
+    ] {
+        for degraded in [false, true] {
+            let mut cmd = Command::new(env!("CARGO_BIN_EXE_warden"));
+            cmd.env_clear().env("PATH", PATH).env("HOME", &env.home);
+            if degraded {
+                cmd.arg("--allow-degraded");
+            }
+            let out = cmd
+                .arg("--workspace")
+                .arg(&workspace)
+                .args(["-c", "touch warden-was-here"])
+                .current_dir(&workspace)
+                .output()
+                .expect("run warden");
+            assert_eq!(out.status.code(), Some(125), "{}", describe(&out));
+            assert!(
+                String::from_utf8_lossy(&out.stderr).contains(why),
+                "{}",
+                describe(&out)
+            );
+            assert!(!workspace.join("warden-was-here").exists());
+        }
+    }
+}

@@ -52,6 +52,42 @@ pub enum Unavailable {
     NoBwrap,
     #[error("cannot find warden's own binary ({0}) to start the sandbox")]
     NoExe(std::io::Error),
+    #[error(
+        "refusing to make {0} writable to commands: it {1}; choose a project directory with --workspace"
+    )]
+    Workspace(PathBuf, &'static str),
+}
+
+impl Unavailable {
+    /// True when running without the sandbox would not be degraded but wrong: a workspace that
+    /// holds the system or the home is refused even with `--allow-degraded`.
+    pub fn is_refusal(&self) -> bool {
+        matches!(self, Unavailable::Workspace(..))
+    }
+}
+
+/// Why a directory cannot be the writable tree of a sandbox, if it cannot: the root, a system
+/// directory, kernel filesystems, or the user's home or one of its ancestors (which would put
+/// `~/.ssh`, `~/.aws` and the shell start-up files in reach).
+pub fn workspace_refusal(workspace: &Path, home: Option<&Path>) -> Option<&'static str> {
+    const SYSTEM: &[&str] = &[
+        "/usr", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/var", "/opt",
+        "/home", "/tmp", "/srv", "/mnt", "/media",
+    ];
+    const KERNEL: &[&str] = &["/proc", "/sys", "/dev", "/run", "/boot"];
+    if workspace == Path::new("/") {
+        return Some("is the root of the filesystem");
+    }
+    if SYSTEM.iter().any(|s| workspace == Path::new(s)) {
+        return Some("is a system directory");
+    }
+    if KERNEL.iter().any(|k| workspace.starts_with(k)) {
+        return Some("holds kernel or boot filesystems");
+    }
+    if home.is_some_and(|h| h.starts_with(workspace) && h != Path::new("/")) {
+        return Some("holds your home directory");
+    }
+    None
 }
 
 /// The sandbox configuration for a workspace, or why it cannot be had.
@@ -60,6 +96,12 @@ pub fn configure(
     network: bool,
     env_names: Vec<String>,
 ) -> Result<Config, Unavailable> {
+    let home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .and_then(|h| std::fs::canonicalize(h).ok());
+    if let Some(why) = workspace_refusal(workspace, home.as_deref()) {
+        return Err(Unavailable::Workspace(workspace.to_path_buf(), why));
+    }
     let bwrap = find_program("bwrap").ok_or(Unavailable::NoBwrap)?;
     let exe = std::env::current_exe().map_err(Unavailable::NoExe)?;
     Ok(Config {
@@ -353,4 +395,34 @@ pub fn command(
             .then(|| config.workspace.clone()),
     };
     Ok((cmd, session))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_root_system_directories_and_the_home_are_never_workspaces() {
+        let home = Some(Path::new("/home/ada"));
+        for (ws, refused) in [
+            ("/", true),
+            ("/etc", true),
+            ("/usr", true),
+            ("/tmp", true),
+            ("/proc/self", true),
+            ("/home", true),
+            ("/home/ada", true),
+            ("/home/ada/src/project", false),
+            ("/tmp/build", false),
+            ("/usr/local/src/project", false),
+            ("/srv/app", false),
+        ] {
+            assert_eq!(
+                workspace_refusal(Path::new(ws), home).is_some(),
+                refused,
+                "{ws}"
+            );
+        }
+        assert!(workspace_refusal(Path::new("/work"), Some(Path::new("/"))).is_none());
+    }
 }
