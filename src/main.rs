@@ -350,7 +350,10 @@ fn decide_and_run(evaluator: &mut Evaluator, global: &Global, request: Request) 
         global.network,
         global.pass_env.clone(),
     ) {
-        Ok(config) => Confinement::Sandbox(config),
+        Ok(mut config) => {
+            config.allow_degraded = degraded_allowed;
+            Confinement::Sandbox(config)
+        }
         Err(why) if degraded_allowed && !why.is_refusal() => {
             eprintln!("warden: running WITHOUT the sandbox (--allow-degraded): {why}");
             Confinement::Unconfined

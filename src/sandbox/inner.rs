@@ -32,6 +32,8 @@ pub struct InnerPolicy {
     /// since Linux 6.14); bwrap then keeps `CAP_SYS_ADMIN` in the sandbox's user namespace for
     /// this stage alone, which drops it before anything else runs.
     pub max_tasks: Option<u64>,
+    /// The user accepts running with a layer missing (Landlock, seccomp), said on every run.
+    pub degraded: bool,
     /// A pipe to the outer stage: one byte there means the sandbox is complete and the command
     /// is about to start (nothing there: the sandbox failed before the command ran).
     pub ready_fd: Option<i32>,
@@ -64,6 +66,9 @@ impl InnerPolicy {
             out.push("--max-tasks".into());
             out.push(n.to_string());
         }
+        if self.degraded {
+            out.push("--degraded".into());
+        }
         out
     }
 
@@ -75,6 +80,7 @@ impl InnerPolicy {
             match args[i].as_str() {
                 "--" => return Ok((policy, args[i + 1..].to_vec())),
                 "--net" => policy.network = true,
+                "--degraded" => policy.degraded = true,
                 "--max-tasks" => {
                     let n = args
                         .get(i + 1)
@@ -262,22 +268,39 @@ pub fn run(args: &[String]) -> i32 {
             .open(format!("/proc/self/fd/{fd}"))
     });
     set_limits();
+    // A layer that cannot be had stops the run, unless the user opted in to degraded mode;
+    // then it is named on every run.
+    let missing = |layer: String| {
+        if policy.degraded {
+            eprintln!("warden: running WITHOUT {layer} (--allow-degraded)");
+            None
+        } else {
+            eprintln!(
+                "warden: {layer} cannot be had; refusing to run — run `warden doctor` for the fix, or pass --allow-degraded"
+            );
+            Some(crate::exit::INTERNAL)
+        }
+    };
     match apply_landlock(&policy) {
         Ok(RulesetStatus::FullyEnforced) => {}
         Ok(RulesetStatus::PartiallyEnforced) => {
-            eprintln!("warden: Landlock is only partially enforced by this kernel")
+            eprintln!("warden: Landlock is only partially enforced by this kernel (an older ABI)")
         }
-        Ok(RulesetStatus::NotEnforced) => eprintln!(
-            "warden: Landlock is not enforced by this kernel (bubblewrap still confines the command)"
-        ),
+        Ok(RulesetStatus::NotEnforced) => {
+            if let Some(code) = missing("Landlock (not enforced by this kernel)".into()) {
+                return code;
+            }
+        }
         Err(e) => {
-            eprintln!("warden: cannot apply Landlock: {e}; refusing to run");
-            return crate::exit::INTERNAL;
+            if let Some(code) = missing(format!("Landlock ({e})")) {
+                return code;
+            }
         }
     }
-    if let Err(e) = super::seccomp::apply() {
-        eprintln!("warden: cannot install the seccomp filter: {e}; refusing to run");
-        return crate::exit::INTERNAL;
+    if let Err(e) = super::seccomp::apply()
+        && let Some(code) = missing(format!("the seccomp filter ({e})"))
+    {
+        return code;
     }
     let Some((program, rest)) = argv.split_first() else {
         eprintln!("warden: no command given to the sandbox");
@@ -318,6 +341,7 @@ mod tests {
             guarded: vec![PathBuf::from("/w/.git/hooks")],
             ready_fd: Some(9),
             max_tasks: Some(2048),
+            degraded: true,
         };
         let mut args = policy.to_args();
         args.extend([

@@ -41,6 +41,8 @@ pub struct Config {
     pub env_names: Vec<String>,
     /// The inner stage bounds the process count through the pid namespace (see [`cgroup`]).
     pub pid_namespace_limit: bool,
+    /// Run on with a layer missing inside (Landlock, seccomp), saying so (`--allow-degraded`).
+    pub allow_degraded: bool,
 }
 
 /// Why the sandbox cannot be had here, with the fix.
@@ -112,6 +114,7 @@ pub fn configure(
         tmp_bytes: DEFAULT_TMP_BYTES,
         env_names,
         pid_namespace_limit: cgroup::pid_max_per_namespace(),
+        allow_degraded: false,
     })
 }
 
@@ -320,6 +323,7 @@ pub fn command(
             .collect(),
         ready_fd: Some(ready_fd),
         max_tasks: config.pid_namespace_limit.then_some(cgroup::MAX_TASKS),
+        degraded: config.allow_degraded,
     };
     let mut inner_argv = vec![INNER_EXE.to_string(), INNER_SUBCOMMAND.to_string()];
     inner_argv.extend(inner_policy.to_args());
