@@ -9,6 +9,7 @@
 // Unsafe code is denied everywhere but `sys`, which fences the one place that needs it.
 #![deny(unsafe_code)]
 
+pub mod approval;
 pub mod classify;
 pub mod cli;
 pub mod exit;

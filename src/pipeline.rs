@@ -109,6 +109,25 @@ impl Evaluation {
         self.effective().verdict.decision
     }
 
+    /// What would run if authorised: the rewrite's steps when there is one, else the request.
+    pub fn plan(&self) -> Plan {
+        match &self.remediation {
+            Some(r) => Plan::Steps {
+                steps: r.steps.clone(),
+            },
+            None => self.request.plan(),
+        }
+    }
+
+    /// The plan to run for a request a person approved (never one the policy denies).
+    pub fn authorize_with(&self, consent: crate::policy::Consent) -> Option<Authorized> {
+        let mut decisions = vec![&self.decided];
+        if let Some(r) = &self.remediation {
+            decisions.push(&r.decided);
+        }
+        Authorized::with_consent(self.plan(), &decisions, consent)
+    }
+
     /// The plan to run, when the policy allows it.
     pub fn authorize(&self) -> Option<Authorized> {
         match &self.remediation {

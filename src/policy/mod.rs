@@ -83,20 +83,34 @@ pub struct Decided {
 #[derive(Clone, Debug)]
 pub struct Policy {
     pub rules: Vec<Rule>,
+    /// SHA-256 over every rule file in force (names and contents): an approval given under one
+    /// revision does not carry over to another.
+    pub revision: String,
 }
 
 impl Policy {
     /// The shipped rules only.
     pub fn shipped() -> Result<Policy, RuleError> {
-        Ok(Policy {
-            rules: rules::load(&[])?,
-        })
+        Policy::with_files(&[])
     }
 
     /// Shipped rules plus extra rule files (consulted after the shipped ones).
     pub fn with_files(extra: &[(String, String)]) -> Result<Policy, RuleError> {
+        use sha2::{Digest, Sha256};
+        let mut hash = Sha256::new();
+        for (name, text) in rules::SHIPPED_COMPILED.iter().copied().chain(
+            extra
+                .iter()
+                .map(|(name, text)| (name.as_str(), text.as_str())),
+        ) {
+            for part in [name, text] {
+                hash.update((part.len() as u64).to_le_bytes());
+                hash.update(part.as_bytes());
+            }
+        }
         Ok(Policy {
             rules: rules::load(extra)?,
+            revision: format!("{:x}", hash.finalize()),
         })
     }
 }
@@ -193,7 +207,7 @@ pub fn decide(ops: &[Operation], policy: &Policy) -> Decided {
 }
 
 /// What an authorised request will run.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum Plan {
     /// Bash code, run by `bash [OPTIONS] -c SCRIPT` with positional parameters.
@@ -225,7 +239,24 @@ impl Authorized {
         allowed.then_some(Authorized { plan })
     }
 
+    /// Returns the authorised plan for a request a person approved: no decision may deny, and
+    /// the consent must come from consuming the approved challenge of this very request.
+    pub fn with_consent(plan: Plan, decisions: &[&Decided], _consent: Consent) -> Option<Authorized> {
+        let allowed = !decisions.is_empty()
+            && decisions
+                .iter()
+                .all(|d| d.verdict.decision != Decision::Deny);
+        allowed.then_some(Authorized { plan })
+    }
+
     pub fn plan(&self) -> &Plan {
         &self.plan
     }
+}
+
+/// Proof that a person approved one exact request: only the approval store makes one, when it
+/// consumes an approved, unexpired, unused challenge whose digest and policy revision match.
+#[derive(Debug)]
+pub struct Consent {
+    pub(crate) _challenge: String,
 }
