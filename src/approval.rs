@@ -269,15 +269,12 @@ impl Store {
     /// revision.
     pub fn find(&self, digest: &str, revision: &str) -> Option<Challenge> {
         let now = now();
-        self.all()
-            .into_iter()
-            .rev()
-            .find(|c| {
-                c.digest == digest
-                    && c.policy_revision == revision
-                    && c.state != State::Used
-                    && !c.expired(now)
-            })
+        self.all().into_iter().rev().find(|c| {
+            c.digest == digest
+                && c.policy_revision == revision
+                && c.state != State::Used
+                && !c.expired(now)
+        })
     }
 
     /// Records a new pending challenge for an evaluation the policy asks about, and removes
@@ -365,7 +362,12 @@ impl Store {
 
     /// Consumes an approved challenge for the request with this digest and revision: at most
     /// one caller ever gets the consent, however many race for it.
-    pub fn consume(&self, id: &str, digest: &str, revision: &str) -> Result<Consent, ApprovalError> {
+    pub fn consume(
+        &self,
+        id: &str,
+        digest: &str,
+        revision: &str,
+    ) -> Result<Consent, ApprovalError> {
         let _lock = self.lock()?;
         let mut challenge = self.read(id)?;
         let now = now();
@@ -417,11 +419,17 @@ mod tests {
         let plan = evaluation("git push origin main").plan();
         let base = digest(&plan, Path::new("/w"), Path::new("/w"), false);
         assert_eq!(base, digest(&plan, Path::new("/w"), Path::new("/w"), false));
-        assert_ne!(base, digest(&plan, Path::new("/w"), Path::new("/w/src"), false));
+        assert_ne!(
+            base,
+            digest(&plan, Path::new("/w"), Path::new("/w/src"), false)
+        );
         assert_ne!(base, digest(&plan, Path::new("/v"), Path::new("/v"), false));
         assert_ne!(base, digest(&plan, Path::new("/w"), Path::new("/w"), true));
         let other = evaluation("git push origin main2").plan();
-        assert_ne!(base, digest(&other, Path::new("/w"), Path::new("/w"), false));
+        assert_ne!(
+            base,
+            digest(&other, Path::new("/w"), Path::new("/w"), false)
+        );
     }
 
     #[test]
@@ -434,18 +442,33 @@ mod tests {
             .create(&ev, ws, ws, false, "rev1", DEFAULT_EXPIRY)
             .expect("create");
         assert_eq!(store.pending(), vec![made.clone()]);
-        assert_eq!(store.find(&made.digest, "rev1").map(|c| c.id), Some(made.id.clone()));
-        assert!(store.find(&made.digest, "rev2").is_none(), "another policy revision");
+        assert_eq!(
+            store.find(&made.digest, "rev1").map(|c| c.id),
+            Some(made.id.clone())
+        );
+        assert!(
+            store.find(&made.digest, "rev2").is_none(),
+            "another policy revision"
+        );
         assert!(matches!(
             store.consume(&made.id, &made.digest, "rev1"),
             Err(ApprovalError::NotPending { .. })
         ));
         store.decide(&made.id, true, "test").expect("approve");
-        assert!(store.decide(&made.id, false, "test").is_err(), "answered once");
+        assert!(
+            store.decide(&made.id, false, "test").is_err(),
+            "answered once"
+        );
         assert!(store.consume(&made.id, "other-digest", "rev1").is_err());
         assert!(store.consume(&made.id, &made.digest, "rev1").is_ok());
-        assert!(store.consume(&made.id, &made.digest, "rev1").is_err(), "once");
-        assert!(store.find(&made.digest, "rev1").is_none(), "used challenges are spent");
+        assert!(
+            store.consume(&made.id, &made.digest, "rev1").is_err(),
+            "once"
+        );
+        assert!(
+            store.find(&made.digest, "rev1").is_none(),
+            "used challenges are spent"
+        );
     }
 
     #[test]
@@ -475,7 +498,10 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let store = Store::at(dir.path().to_path_buf()).expect("store");
         for id in ["../x", "", "a/b", "a.json"] {
-            assert!(matches!(store.get(id), Err(ApprovalError::Unknown(_))), "{id}");
+            assert!(
+                matches!(store.get(id), Err(ApprovalError::Unknown(_))),
+                "{id}"
+            );
         }
     }
 }

@@ -48,6 +48,13 @@ pub struct Global {
     /// that looks like a credential never pass, whatever is asked.
     #[arg(long = "pass-env", global = true, value_name = "NAME")]
     pub pass_env: Vec<String>,
+    /// No person can answer here: what needs approval is refused (also when CI=true).
+    #[arg(long, global = true)]
+    pub non_interactive: bool,
+    /// When approval is needed, wait for a person's answer (up to DURATION, default until the
+    /// challenge expires) instead of exiting 75.
+    #[arg(long, global = true, value_name = "DURATION", num_args = 0..=1, default_missing_value = "0", value_parser = parse_duration)]
+    pub wait: Option<Duration>,
 }
 
 /// warden: a guarded shell. Every command is parsed, classified and decided before it runs.
@@ -103,6 +110,21 @@ pub enum Command {
     Doctor,
     /// Try to break out of the sandbox on this machine; exit 0 only if everything is contained.
     Selftest,
+    /// Approve a pending challenge: the identical request then runs once when retried.
+    Approve {
+        /// The challenge id warden printed.
+        id: String,
+        /// Do not ask for confirmation (for a person's own tooling; otherwise a terminal asks).
+        #[arg(long)]
+        yes: bool,
+    },
+    /// Deny a pending challenge.
+    Deny {
+        /// The challenge id warden printed.
+        id: String,
+    },
+    /// List the challenges waiting for an answer.
+    Pending,
     /// Inspect and test the rules in force.
     Policy {
         #[command(subcommand)]
@@ -122,7 +144,7 @@ pub enum PolicyAction {
 
 /// Names that select the tool form; anything else is the shell form.
 pub const SUBCOMMANDS: &[&str] = &[
-    "run", "check", "explain", "policy", "doctor", "selftest", "help",
+    "run", "check", "explain", "policy", "doctor", "selftest", "approve", "deny", "pending", "help",
 ];
 
 /// `120`, `120s`, `500ms`, `2m`, `1h`, `1.5s`.
@@ -285,6 +307,13 @@ pub fn parse_shell(args: &[OsString]) -> Result<ShellArgs, UsageError> {
                     .global
                     .rules
                     .push(PathBuf::from(value_of(&mut i, inline, "--rules")?)),
+                "non-interactive" if inline.is_none() => out.global.non_interactive = true,
+                "wait" => {
+                    out.global.wait = Some(match inline {
+                        Some(v) => parse_duration(v).map_err(UsageError)?,
+                        None => Duration::ZERO,
+                    })
+                }
                 "pass-env" => out
                     .global
                     .pass_env
@@ -353,7 +382,7 @@ pub fn is_tool_form(args: &[OsString]) -> bool {
             "--workspace" | "--timeout" | "--grace" | "--rules" | "--max-output" | "--pass-env" => {
                 i += 2
             }
-            "--json" | "--allow-degraded" | "--network" => i += 1,
+            "--json" | "--allow-degraded" | "--network" | "--non-interactive" | "--wait" => i += 1,
             a if a.starts_with("--") && a.contains('=') => i += 1,
             a => return SUBCOMMANDS.contains(&a),
         }

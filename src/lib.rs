@@ -10,8 +10,10 @@
 #![deny(unsafe_code)]
 
 pub mod approval;
+pub mod ask;
 pub mod classify;
 pub mod cli;
+pub mod config;
 pub mod exit;
 pub mod output;
 pub mod pipeline;

@@ -327,20 +327,40 @@ fn repl(evaluator: &mut Evaluator, global: &Global) -> i32 {
 fn decide_and_run(evaluator: &mut Evaluator, global: &Global, request: Request) -> i32 {
     let evaluation = evaluator.evaluate(request);
     let decided = evaluation.effective();
-    if decided.verdict.decision != Decision::Allow {
-        if global.json {
-            eprintln!("{}", report::record(&evaluation));
-        } else {
-            eprintln!("{}", report::line(decided));
+    let authorized = match decided.verdict.decision {
+        Decision::Deny => {
+            if global.json {
+                eprintln!("{}", report::record(&evaluation));
+            } else {
+                eprintln!("{}", report::line(decided));
+            }
+            return exit::DENIED;
         }
-        return exit_for(decided.verdict.decision);
-    }
+        Decision::Allow => evaluation.authorize(),
+        Decision::Ask => {
+            if global.json {
+                eprintln!("{}", report::record(&evaluation));
+            }
+            let asking = warden::ask::Asking {
+                workspace: &evaluator.ctx.workspace,
+                cwd: &evaluator.ctx.cwd,
+                network: global.network,
+                policy_revision: &evaluator.policy.revision,
+                non_interactive: global.non_interactive || warden::ask::ci(),
+                wait: global.wait,
+            };
+            match warden::ask::consent(&evaluation, &asking) {
+                Ok(consent) => evaluation.authorize_with(consent),
+                Err(code) => return code,
+            }
+        }
+    };
     if let Some(r) = &evaluation.remediation {
         eprintln!("{}", r.disclosure);
     }
-    let Some(authorized) = evaluation.authorize() else {
-        // Unreachable while the decision allows; refusing is the safe reading if it ever happens.
-        eprintln!("warden: internal error: an allowed request was not authorised");
+    let Some(authorized) = authorized else {
+        // Unreachable: allowed or approved requests are authorised; refusing is the safe reading.
+        eprintln!("warden: internal error: the request was not authorised");
         return exit::INTERNAL;
     };
     let degraded_allowed =
@@ -442,6 +462,9 @@ fn tool_form(args: Vec<OsString>) -> i32 {
         }
         Command::Explain { command, argv } => explain(&cli.global, command, argv),
         Command::Policy { action } => policy(&cli.global, action),
+        Command::Approve { id, yes } => answer(&id, true, yes),
+        Command::Deny { id } => answer(&id, false, true),
+        Command::Pending => pending(&cli.global),
         Command::Doctor => doctor(&cli.global),
         Command::Selftest => selftest(&cli.global),
     };
@@ -654,6 +677,99 @@ fn policy(global: &Global, action: PolicyAction) -> Result<i32, Fatal> {
             })
         }
     }
+}
+
+/// `warden approve ID` / `warden deny ID`: shows the exact request, confirms on a terminal,
+/// records the answer.
+fn answer(id: &str, approve: bool, yes: bool) -> Result<i32, Fatal> {
+    use warden::approval::{Store, now};
+    let store = Store::open(None).map_err(|e| Fatal::usage(e.to_string()))?;
+    let challenge = store.get(id).map_err(|e| Fatal::usage(e.to_string()))?;
+    let left = challenge.remaining(now());
+    eprintln!("challenge  {}", challenge.id);
+    eprintln!("request    {}", challenge.request);
+    eprintln!(
+        "runs       {}",
+        serde_json::to_string(&challenge.plan).unwrap_or_default()
+    );
+    eprintln!("workspace  {}", challenge.workspace.display());
+    eprintln!("cwd        {}", challenge.cwd.display());
+    eprintln!(
+        "network    {}",
+        if challenge.network { "on" } else { "off" }
+    );
+    eprintln!(
+        "rule       {} [{}]: {}",
+        challenge.rule, challenge.tier, challenge.reason
+    );
+    eprintln!("expires in {}:{:02}", left / 60, left % 60);
+    if approve && !yes {
+        if !std::io::stdin().is_terminal() {
+            return Err(Fatal::usage(
+                "approving needs a person at a terminal to confirm (or --yes from a person's own tooling)",
+            ));
+        }
+        eprint!("Approve this exact request, to run once? [y/N] ");
+        let mut line = String::new();
+        let _ = std::io::stdin().lock().read_line(&mut line);
+        if !matches!(line.trim().to_ascii_lowercase().as_str(), "y" | "yes") {
+            eprintln!("not approved");
+            return Ok(exit::TEST_FAILED);
+        }
+    }
+    let who = std::env::var("USER").unwrap_or_else(|_| "a person".into());
+    let decided = store
+        .decide(
+            id,
+            approve,
+            &format!(
+                "{who} (warden {})",
+                if approve { "approve" } else { "deny" }
+            ),
+        )
+        .map_err(|e| Fatal::usage(e.to_string()))?;
+    if approve {
+        println!(
+            "approved {}: the identical request runs once when retried within {}:{:02}",
+            decided.id,
+            left / 60,
+            left % 60
+        );
+    } else {
+        println!("denied {}", decided.id);
+    }
+    Ok(exit::OK)
+}
+
+/// `warden pending [--json]`: the challenges waiting for an answer.
+fn pending(global: &Global) -> Result<i32, Fatal> {
+    use warden::approval::{Store, now};
+    let store = Store::open(None).map_err(|e| Fatal::usage(e.to_string()))?;
+    let waiting = store.pending();
+    if global.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&waiting).unwrap_or_default()
+        );
+        return Ok(exit::OK);
+    }
+    let now = now();
+    for c in &waiting {
+        let left = c.remaining(now);
+        println!(
+            "{}  {:>2}:{:02} left  [{}] {}  ({})",
+            c.id,
+            left / 60,
+            left % 60,
+            c.tier,
+            c.request,
+            c.cwd.display()
+        );
+    }
+    if waiting.is_empty() {
+        println!("nothing is waiting for approval");
+    }
+    Ok(exit::OK)
 }
 
 fn doctor(global: &Global) -> Result<i32, Fatal> {

@@ -130,6 +130,7 @@ pub(super) fn classify_program(inv: &Invocation, env: &Env, op: &mut Operation) 
     let name = op.program.clone();
     let name = name.as_str();
     match name {
+        "warden" | "wsh" => warden_itself(op, args),
         "rm" | "unlink" | "rmdir" | "shred" | "srm" | "wipe" => delete(inv, env, op, args),
         "truncate" => {
             let a = parse(
@@ -2602,6 +2603,44 @@ fn download(inv: &Invocation, env: &Env, op: &mut Operation, name: &str, args: &
                 add_target(op, env, inv, &Word::literal(&file), Role::Read);
             }
         }
+    }
+}
+
+/// warden run by a guarded command: its approval and policy commands are a person's alone
+/// (an agent approving its own request would make every approval a blank cheque).
+fn warden_itself(op: &mut Operation, args: &[Word]) {
+    const WITH_VALUE: &[&str] = &[
+        "--workspace",
+        "--timeout",
+        "--grace",
+        "--rules",
+        "--max-output",
+        "--pass-env",
+    ];
+    op.effect = Effect::Exec;
+    let mut i = 0;
+    while let Some(word) = args.get(i) {
+        let text = lit(word);
+        if WITH_VALUE.contains(&text.as_str()) {
+            i += 2;
+            continue;
+        }
+        if text.starts_with('-') {
+            i += 1;
+            continue;
+        }
+        if word.as_literal().is_none()
+            || matches!(text.as_str(), "approve" | "deny" | "pending" | "policy")
+        {
+            op.subcommand = Some(text.clone());
+            op.fact(
+                "warden.authority",
+                format!(
+                    "`warden {text}` answers approvals or edits policy, which only a person may do"
+                ),
+            );
+        }
+        return;
     }
 }
 

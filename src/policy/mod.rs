@@ -241,7 +241,11 @@ impl Authorized {
 
     /// Returns the authorised plan for a request a person approved: no decision may deny, and
     /// the consent must come from consuming the approved challenge of this very request.
-    pub fn with_consent(plan: Plan, decisions: &[&Decided], _consent: Consent) -> Option<Authorized> {
+    pub fn with_consent(
+        plan: Plan,
+        decisions: &[&Decided],
+        _consent: Consent,
+    ) -> Option<Authorized> {
         let allowed = !decisions.is_empty()
             && decisions
                 .iter()

@@ -57,6 +57,7 @@ pub const SHIPPED_COMPILED: &[(&str, &str)] = &[
 
 /// Every fact name the classifier and the shell stage can produce.
 pub const KNOWN_FACTS: &[&str] = &[
+    "warden.authority",
     "network.requested",
     "input.parse_error",
     "input.too_large",

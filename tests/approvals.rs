@@ -1,0 +1,392 @@
+//! Approvals through the real binary: a person's yes covers one exact request, once, for a
+//! short time; the store is out of every sandbox's reach.
+//!
+//! The request under approval is `git branch -D NAME` (sensitive: it destroys a branch), whose
+//! effect is plain to see on the host: the branch is gone or it is not.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
+
+const PATH: &str = "/usr/local/bin:/usr/bin:/bin";
+
+struct Env {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+    workspace: PathBuf,
+    home: PathBuf,
+    state: PathBuf,
+    config: PathBuf,
+}
+
+fn git(dir: &Path, args: &[&str]) -> Output {
+    let out = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@t")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@t")
+        .output()
+        .expect("git runs");
+    assert!(out.status.success(), "git {args:?}: {}", describe(&out));
+    out
+}
+
+impl Env {
+    fn new() -> Env {
+        let dir = tempfile::Builder::new()
+            .prefix("warden-approvals-")
+            .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+            .expect("tempdir");
+        let root = std::fs::canonicalize(dir.path()).expect("canonical");
+        let workspace = root.join("workspace");
+        let home = root.join("home");
+        let state = root.join("state");
+        let config = root.join("config");
+        for d in [&workspace, &home, &state, &config] {
+            std::fs::create_dir_all(d).expect("mkdir");
+        }
+        git(&workspace, &["init", "-q", "-b", "main"]);
+        std::fs::write(workspace.join("a.txt"), "a\n").expect("write");
+        git(&workspace, &["add", "a.txt"]);
+        git(&workspace, &["commit", "-qm", "a"]);
+        for branch in ["topic1", "topic2"] {
+            git(&workspace, &["branch", branch]);
+        }
+        Env {
+            _dir: dir,
+            root,
+            workspace,
+            home,
+            state,
+            config,
+        }
+    }
+
+    fn command(&self, args: &[&str]) -> Command {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_warden"));
+        cmd.env_clear()
+            .env("PATH", PATH)
+            .env("HOME", &self.home)
+            .env("XDG_STATE_HOME", &self.state)
+            .env("XDG_CONFIG_HOME", &self.config)
+            .arg("--workspace")
+            .arg(&self.workspace)
+            .args(args)
+            .current_dir(&self.workspace)
+            .stdin(Stdio::null());
+        cmd
+    }
+
+    fn warden(&self, args: &[&str]) -> Output {
+        self.command(args).output().expect("run warden")
+    }
+
+    fn has_branch(&self, name: &str) -> bool {
+        let out = git(&self.workspace, &["branch", "--list", name]);
+        !String::from_utf8_lossy(&out.stdout).trim().is_empty()
+    }
+
+    /// Asks for `git branch -D NAME`; returns the challenge id warden printed.
+    fn ask(&self, args: &[&str]) -> String {
+        let out = self.warden(args);
+        assert_eq!(out.status.code(), Some(75), "{}", describe(&out));
+        challenge_of(&out)
+    }
+
+    fn approve(&self, id: &str) {
+        let out = self.warden(&["approve", id, "--yes"]);
+        assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    }
+}
+
+fn describe(out: &Output) -> String {
+    format!(
+        "exit {:?}\nstdout: {}\nstderr: {}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn challenge_of(out: &Output) -> String {
+    let err = String::from_utf8_lossy(&out.stderr);
+    let at = err
+        .find("`warden approve ")
+        .unwrap_or_else(|| panic!("no challenge in: {}", describe(out)));
+    err[at + "`warden approve ".len()..]
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric())
+        .collect()
+}
+
+const DELETE1: &[&str] = &["-c", "git branch -D topic1"];
+
+#[test]
+fn an_approval_runs_the_request_once_and_a_rerun_asks_again() {
+    let env = Env::new();
+    let id = env.ask(DELETE1);
+    assert!(env.has_branch("topic1"), "nothing ran before the approval");
+    // The same request again, unanswered: the same challenge, still nothing run.
+    assert_eq!(env.ask(DELETE1), id);
+    env.approve(&id);
+    let out = env.warden(DELETE1);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert!(!env.has_branch("topic1"), "the approved request ran");
+    git(&env.workspace, &["branch", "topic1"]);
+    let again = env.ask(DELETE1);
+    assert_ne!(again, id, "an approval is used once");
+    assert!(env.has_branch("topic1"));
+}
+
+#[test]
+fn another_argument_directory_network_or_policy_needs_its_own_approval() {
+    let env = Env::new();
+    let id = env.ask(DELETE1);
+    env.approve(&id);
+    let other_argument = env.ask(&["-c", "git branch -D topic2"]);
+    std::fs::create_dir_all(env.workspace.join("sub")).expect("mkdir");
+    let out = env
+        .command(DELETE1)
+        .current_dir(env.workspace.join("sub"))
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(75), "{}", describe(&out));
+    let other_cwd = challenge_of(&out);
+    let other_network = env.ask(&["--network", "-c", "git branch -D topic1"]);
+    let rules = env.root.join("extra.toml");
+    std::fs::write(
+        &rules,
+        "[[rule]]\nid = \"user.no-telnet\"\ntier = \"sensitive\"\ndecision = \"ask\"\nreason = \"telnet\"\nhint = \"use ssh\"\n[rule.match]\nprogram = [\"telnet\"]\n",
+    )
+    .expect("write rules");
+    let rules_arg = rules.display().to_string();
+    let other_policy = env.ask(&["--rules", &rules_arg, "-c", "git branch -D topic1"]);
+    let all = [
+        &id,
+        &other_argument,
+        &other_cwd,
+        &other_network,
+        &other_policy,
+    ];
+    for (i, a) in all.iter().enumerate() {
+        for b in &all[i + 1..] {
+            assert_ne!(a, b, "each difference is a challenge of its own");
+        }
+    }
+    assert!(env.has_branch("topic1") && env.has_branch("topic2"));
+    // The approved request itself is untouched by the others.
+    let out = env.warden(DELETE1);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert!(!env.has_branch("topic1"));
+}
+
+#[test]
+fn a_denied_request_is_refused_and_does_not_run() {
+    let env = Env::new();
+    let id = env.ask(DELETE1);
+    let out = env.warden(&["deny", &id]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let out = env.warden(DELETE1);
+    assert_eq!(out.status.code(), Some(77), "{}", describe(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("denied by"),
+        "{}",
+        describe(&out)
+    );
+    assert!(env.has_branch("topic1"));
+    // An answered challenge cannot be answered again.
+    let out = env.warden(&["approve", &id, "--yes"]);
+    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+}
+
+#[test]
+fn an_expired_challenge_cannot_be_approved_and_a_retry_asks_anew() {
+    let env = Env::new();
+    std::fs::create_dir_all(env.config.join("warden")).expect("mkdir");
+    std::fs::write(
+        env.config.join("warden/config.toml"),
+        "[approval]\nexpiry = \"1s\"\n",
+    )
+    .expect("write config");
+    let id = env.ask(DELETE1);
+    std::thread::sleep(Duration::from_millis(1500));
+    let out = env.warden(&["approve", &id, "--yes"]);
+    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("expired"),
+        "{}",
+        describe(&out)
+    );
+    let again = env.ask(DELETE1);
+    assert_ne!(again, id);
+    assert!(env.has_branch("topic1"));
+}
+
+#[test]
+fn a_bad_configuration_is_an_error_that_names_file_line_and_key() {
+    let env = Env::new();
+    std::fs::create_dir_all(env.config.join("warden")).expect("mkdir");
+    std::fs::write(
+        env.config.join("warden/config.toml"),
+        "[approval]\nexpiry = \"5m\"\nnotfiy = [\"x\"]\n",
+    )
+    .expect("write config");
+    let out = env.warden(DELETE1);
+    assert_eq!(out.status.code(), Some(125), "{}", describe(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("config.toml") && err.contains("notfiy") && err.contains("line 3"),
+        "{}",
+        describe(&out)
+    );
+    assert!(env.has_branch("topic1"));
+}
+
+#[test]
+fn with_no_one_to_answer_asking_means_no() {
+    let env = Env::new();
+    let out = env.warden(&["--non-interactive", "-c", "git branch -D topic1"]);
+    assert_eq!(out.status.code(), Some(77), "{}", describe(&out));
+    let out = env
+        .command(DELETE1)
+        .env("CI", "true")
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(77), "{}", describe(&out));
+    assert!(env.has_branch("topic1"));
+}
+
+#[test]
+fn concurrent_retries_of_one_approval_run_it_exactly_once() {
+    let env = Env::new();
+    let id = env.ask(DELETE1);
+    env.approve(&id);
+    let children: Vec<_> = (0..6)
+        .map(|_| {
+            env.command(DELETE1)
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("spawn")
+        })
+        .collect();
+    let codes: Vec<Option<i32>> = children
+        .into_iter()
+        .map(|c| c.wait_with_output().expect("wait").status.code())
+        .collect();
+    assert_eq!(
+        codes.iter().filter(|c| **c == Some(0)).count(),
+        1,
+        "{codes:?}"
+    );
+    assert!(
+        codes.iter().all(|c| *c == Some(0) || *c == Some(75)),
+        "{codes:?}"
+    );
+    assert!(!env.has_branch("topic1"));
+}
+
+#[test]
+fn a_waiting_request_runs_when_a_person_approves_it() {
+    let env = Env::new();
+    let waiting = env
+        .command(&["--wait=20s", "-c", "git branch -D topic1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut id = None;
+    for _ in 0..100 {
+        let out = env.warden(&["--json", "pending"]);
+        let list: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        if let Some(found) = list.get(0).and_then(|c| c["id"].as_str()) {
+            id = Some(found.to_string());
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let id = id.expect("the waiting request shows up as pending");
+    env.approve(&id);
+    let out = waiting.wait_with_output().expect("wait");
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert!(!env.has_branch("topic1"));
+}
+
+#[test]
+fn approving_without_a_terminal_needs_an_explicit_yes() {
+    let env = Env::new();
+    let id = env.ask(DELETE1);
+    let out = env.warden(&["approve", &id]);
+    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("terminal"),
+        "{}",
+        describe(&out)
+    );
+    let out = env.warden(&["pending"]);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains(&id),
+        "still pending: {}",
+        describe(&out)
+    );
+}
+
+#[test]
+fn guarded_commands_cannot_answer_approvals_or_reach_the_store() {
+    let env = Env::new();
+    let id = env.ask(DELETE1);
+    for attempt in [
+        format!("warden approve {id} --yes"),
+        format!("{} approve {id} --yes", env!("CARGO_BIN_EXE_warden")),
+        format!("sudo warden deny {id}"),
+        "warden --json pending".to_string(),
+    ] {
+        let out = env.warden(&["-c", &attempt]);
+        assert_eq!(out.status.code(), Some(77), "{attempt}: {}", describe(&out));
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("[catastrophic]"),
+            "{attempt}: {}",
+            describe(&out)
+        );
+    }
+    // A program the policy allows, trying the store directly: it is outside the sandbox.
+    let record = env.state.join(format!("warden/approvals/{id}.json"));
+    assert!(record.exists());
+    std::fs::write(
+        env.workspace.join("steal.pl"),
+        format!(
+            "print open(my $f, '<', '{p}') ? \"READ\\n\" : \"unreadable\\n\"; print open(my $g, '>', '{p}') ? \"WROTE\\n\" : \"unwritable\\n\";",
+            p = record.display()
+        ),
+    )
+    .expect("write");
+    let out = env.warden(&["-c", "perl steal.pl"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("unreadable") && text.contains("unwritable"),
+        "{}",
+        describe(&out)
+    );
+    let still: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&record).expect("read")).expect("json");
+    assert_eq!(still["state"], "pending");
+}
+
+#[test]
+fn a_store_inside_the_workspace_is_refused() {
+    let env = Env::new();
+    let out = env
+        .command(DELETE1)
+        .env("XDG_STATE_HOME", env.workspace.join(".state"))
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(125), "{}", describe(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("inside the workspace"),
+        "{}",
+        describe(&out)
+    );
+    assert!(env.has_branch("topic1"));
+}
