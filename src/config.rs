@@ -49,18 +49,26 @@ impl ApprovalConfig {
     }
 }
 
-/// Where the configuration file is.
-pub fn path() -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_CONFIG_HOME")
+/// An XDG base directory: `$VAR` when it is absolute, else `$HOME/FALLBACK`.
+pub fn xdg_base(var: &str, fallback: &str) -> Option<PathBuf> {
+    std::env::var_os(var)
         .map(PathBuf::from)
         .filter(|p| p.is_absolute())
         .or_else(|| {
             std::env::var_os("HOME")
                 .map(PathBuf::from)
                 .filter(|p| p.is_absolute())
-                .map(|h| h.join(".config"))
-        })?;
-    Some(base.join("warden").join("config.toml"))
+                .map(|h| h.join(fallback))
+        })
+}
+
+/// Where the configuration file is.
+pub fn path() -> Option<PathBuf> {
+    Some(
+        xdg_base("XDG_CONFIG_HOME", ".config")?
+            .join("warden")
+            .join("config.toml"),
+    )
 }
 
 /// Parses a configuration text; `file` names it in errors.

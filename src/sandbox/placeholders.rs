@@ -33,15 +33,7 @@ pub struct Placeholders {
 /// warden's state directory (`$XDG_STATE_HOME/warden`, else `~/.local/state/warden`), created
 /// private to the user; None when neither variable gives an absolute path.
 pub fn state_dir() -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_STATE_HOME")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute())
-        .or_else(|| {
-            std::env::var_os("HOME")
-                .map(PathBuf::from)
-                .filter(|p| p.is_absolute())
-                .map(|h| h.join(".local").join("state"))
-        })?;
+    let base = crate::config::xdg_base("XDG_STATE_HOME", ".local/state")?;
     let dir = base.join("warden");
     std::fs::DirBuilder::new()
         .recursive(true)
