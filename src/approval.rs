@@ -141,7 +141,7 @@ pub fn digest(plan: &Plan, workspace: &Path, cwd: &Path, network: bool) -> Strin
 }
 
 /// A fresh challenge id: 12 lowercase letters and digits from the kernel's random source.
-fn new_id() -> std::io::Result<String> {
+pub fn new_id() -> std::io::Result<String> {
     const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
     let mut bytes = [0u8; 12];
     File::open("/dev/urandom")?.read_exact(&mut bytes)?;

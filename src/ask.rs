@@ -46,8 +46,29 @@ fn minutes(seconds: u64) -> String {
     format!("{}:{:02}", seconds / 60, seconds % 60)
 }
 
-/// The consent to run `ev`, or the exit code to end with (the refusal already printed).
-pub fn consent(ev: &Evaluation, asking: &Asking) -> Result<Consent, i32> {
+/// The consent to run `ev`, or the exit code to end with (the refusal already printed); with
+/// the challenge involved, for the audit log.
+pub fn consent(
+    ev: &Evaluation,
+    asking: &Asking,
+) -> (
+    Result<Consent, i32>,
+    Option<crate::audit::RecordedChallenge>,
+) {
+    let mut seen = None;
+    let result = consent_inner(ev, asking, &mut seen);
+    let recorded = seen.map(|c: Challenge| crate::audit::RecordedChallenge {
+        id: c.id,
+        decided_by: c.decided_by,
+    });
+    (result, recorded)
+}
+
+fn consent_inner(
+    ev: &Evaluation,
+    asking: &Asking,
+    seen: &mut Option<Challenge>,
+) -> Result<Consent, i32> {
     let line = crate::report::line(ev.effective());
     if asking.non_interactive {
         eprintln!("{line}");
@@ -90,6 +111,7 @@ pub fn consent(ev: &Evaluation, asking: &Asking) -> Result<Consent, i32> {
     } else if challenge.state == State::Pending && asking.wait.is_some() {
         challenge = wait(&store, &challenge, asking.wait.unwrap_or_default());
     }
+    *seen = Some(challenge.clone());
     if challenge.state == State::Approved {
         match store.consume(&challenge.id, &digest, asking.policy_revision) {
             Ok(consent) => return Ok(consent),
@@ -108,6 +130,7 @@ pub fn consent(ev: &Evaluation, asking: &Asking) -> Result<Consent, i32> {
                     )
                     .map_err(|e| refuse(e.to_string()))?;
                 notify(&config.approval.notify, &challenge);
+                *seen = Some(challenge.clone());
             }
             Err(e) => return Err(refuse(e.to_string())),
         }

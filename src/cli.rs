@@ -48,6 +48,10 @@ pub struct Global {
     /// that looks like a credential never pass, whatever is asked.
     #[arg(long = "pass-env", global = true, value_name = "NAME")]
     pub pass_env: Vec<String>,
+    /// The agent session this request belongs to (recorded in the audit log; also
+    /// WARDEN_SESSION).
+    #[arg(long, global = true, value_name = "ID")]
+    pub session: Option<String>,
     /// No person can answer here: what needs approval is refused (also when CI=true).
     #[arg(long, global = true)]
     pub non_interactive: bool,
@@ -314,6 +318,7 @@ pub fn parse_shell(args: &[OsString]) -> Result<ShellArgs, UsageError> {
                         None => Duration::ZERO,
                     })
                 }
+                "session" => out.global.session = Some(value_of(&mut i, inline, "--session")?),
                 "pass-env" => out
                     .global
                     .pass_env
@@ -379,9 +384,8 @@ pub fn is_tool_form(args: &[OsString]) -> bool {
     let mut i = 0;
     while let Some(arg) = args.get(i).and_then(|a| a.to_str()) {
         match arg {
-            "--workspace" | "--timeout" | "--grace" | "--rules" | "--max-output" | "--pass-env" => {
-                i += 2
-            }
+            "--workspace" | "--timeout" | "--grace" | "--rules" | "--max-output" | "--pass-env"
+            | "--session" => i += 2,
             "--json" | "--allow-degraded" | "--network" | "--non-interactive" | "--wait" => i += 1,
             a if a.starts_with("--") && a.contains('=') => i += 1,
             a => return SUBCOMMANDS.contains(&a),

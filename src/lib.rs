@@ -11,6 +11,7 @@
 
 pub mod approval;
 pub mod ask;
+pub mod audit;
 pub mod classify;
 pub mod cli;
 pub mod config;

@@ -323,14 +323,56 @@ fn repl(evaluator: &mut Evaluator, global: &Global) -> i32 {
     }
 }
 
-/// The shell and run forms: decide, disclose, run when allowed.
+/// The shell and run forms: decide, disclose, run when allowed; every decision is recorded in
+/// the audit log.
 fn decide_and_run(evaluator: &mut Evaluator, global: &Global, request: Request) -> i32 {
+    let started = std::time::Instant::now();
     let evaluation = evaluator.evaluate(request);
+    let mut outcome = warden::audit::Outcome {
+        confinement: "none".into(),
+        ..Default::default()
+    };
+    let code = decide_and_run_recorded(evaluator, global, &evaluation, &mut outcome);
+    outcome.exit = code;
+    outcome.duration_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+    let session = global.session.clone().or_else(|| {
+        std::env::var("WARDEN_SESSION")
+            .ok()
+            .filter(|s| !s.is_empty())
+    });
+    let record = warden::audit::record_of(
+        &evaluation,
+        session.as_deref(),
+        &evaluator.ctx.workspace,
+        &evaluator.ctx.cwd,
+        global.network,
+        &evaluator.policy.revision,
+        outcome,
+    );
+    match warden::audit::Log::open() {
+        Some(log) => {
+            if let Err(e) = log.append(&record) {
+                eprintln!("warden: the audit log could not be written: {e}");
+            }
+        }
+        None => {
+            eprintln!("warden: no state directory for the audit log (set XDG_STATE_HOME or HOME)")
+        }
+    }
+    code
+}
+
+fn decide_and_run_recorded(
+    evaluator: &mut Evaluator,
+    global: &Global,
+    evaluation: &Evaluation,
+    outcome: &mut warden::audit::Outcome,
+) -> i32 {
     let decided = evaluation.effective();
     let authorized = match decided.verdict.decision {
         Decision::Deny => {
             if global.json {
-                eprintln!("{}", report::record(&evaluation));
+                eprintln!("{}", report::record(evaluation));
             } else {
                 eprintln!("{}", report::line(decided));
             }
@@ -339,7 +381,7 @@ fn decide_and_run(evaluator: &mut Evaluator, global: &Global, request: Request) 
         Decision::Allow => evaluation.authorize(),
         Decision::Ask => {
             if global.json {
-                eprintln!("{}", report::record(&evaluation));
+                eprintln!("{}", report::record(evaluation));
             }
             let asking = warden::ask::Asking {
                 workspace: &evaluator.ctx.workspace,
@@ -349,7 +391,9 @@ fn decide_and_run(evaluator: &mut Evaluator, global: &Global, request: Request) 
                 non_interactive: global.non_interactive || warden::ask::ci(),
                 wait: global.wait,
             };
-            match warden::ask::consent(&evaluation, &asking) {
+            let (consent, challenge) = warden::ask::consent(evaluation, &asking);
+            outcome.challenge = challenge;
+            match consent {
                 Ok(consent) => evaluation.authorize_with(consent),
                 Err(code) => return code,
             }
@@ -406,15 +450,25 @@ fn decide_and_run(evaluator: &mut Evaluator, global: &Global, request: Request) 
         runner.confinement = Confinement::Unconfined;
         result = runner.run(&authorized);
     }
+    outcome.confinement = match runner.confinement {
+        Confinement::Sandbox(_) => "sandbox".into(),
+        Confinement::Unconfined => "unconfined (degraded)".into(),
+    };
+    outcome.output_bytes =
+        (runner.max_stdout.is_some() || runner.max_stderr.is_some()).then(|| {
+            runner
+                .output_bytes
+                .load(std::sync::atomic::Ordering::Relaxed)
+        });
     match result {
-        Ok(outcome) => {
-            if outcome == warden::runner::Outcome::TimedOut {
+        Ok(ran) => {
+            if ran == warden::runner::Outcome::TimedOut {
                 eprintln!(
                     "[timeout] killed after {:?} — the command and everything it started were stopped (TERM, then KILL after {:?})",
                     runner.timeout, runner.grace
                 );
             }
-            outcome.exit_code()
+            ran.exit_code()
         }
         Err(e) => {
             eprintln!("warden: {e}");

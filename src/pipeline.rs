@@ -24,7 +24,7 @@ const WORKER_STACK: usize = 64 * 1024 * 1024;
 const WORKER_NAME: &str = "warden-analysis";
 
 /// What is asked for.
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum Request {
     /// Bash text (`warden -c`, `check -c`), with positional parameters `$0 $1 …` and bash

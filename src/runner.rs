@@ -89,6 +89,8 @@ pub struct Runner {
     /// a terminal).
     pub max_stdout: Option<usize>,
     pub max_stderr: Option<usize>,
+    /// Bytes of output carried through warden (when capped), summed over runs.
+    pub output_bytes: Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl Runner {
@@ -100,6 +102,7 @@ impl Runner {
             confinement,
             max_stdout: None,
             max_stderr: None,
+            output_bytes: Arc::default(),
         }
     }
 
@@ -208,10 +211,18 @@ impl Runner {
         let group = Pid::from_child(&child);
         let mut copiers = Vec::new();
         if let (Some(max), Some(pipe)) = (self.max_stdout, child.stdout.take()) {
-            copiers.push(spawn_copier(pipe, max, false));
+            copiers.push(spawn_copier(
+                Counting(pipe, Arc::clone(&self.output_bytes)),
+                max,
+                false,
+            ));
         }
         if let (Some(max), Some(pipe)) = (self.max_stderr, child.stderr.take()) {
-            copiers.push(spawn_copier(pipe, max, true));
+            copiers.push(spawn_copier(
+                Counting(pipe, Arc::clone(&self.output_bytes)),
+                max,
+                true,
+            ));
         }
         let (tx, rx) = mpsc::channel::<std::io::Result<ExitStatus>>();
         std::thread::spawn(move || {
@@ -399,6 +410,17 @@ fn caught_signal() -> Arc<AtomicUsize> {
 }
 
 /// Copies one of the command's streams to warden's own, within the budget, on its own thread.
+/// A reader that adds what it reads to a shared count.
+struct Counting<R>(R, Arc<std::sync::atomic::AtomicU64>);
+
+impl<R: std::io::Read> std::io::Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.0.read(buf)?;
+        self.1.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
 fn spawn_copier(
     pipe: impl std::io::Read + Send + 'static,
     max: usize,
