@@ -104,4 +104,24 @@ fn main() {
         commands.len(),
         wall
     );
+
+    // The audit record every acted-on decision adds: build (with redaction), lock, append.
+    let log = warden::audit::Log::at(dir.path().join("audit")).expect("audit log");
+    let mut audit = Vec::with_capacity(5000);
+    for c in commands.iter().take(5000) {
+        let ev = evaluator.evaluate(Request::shell(c.clone()));
+        let start = Instant::now();
+        let record = warden::audit::record_of(
+            &ev,
+            Some("bench"),
+            &ctx.workspace,
+            &ctx.cwd,
+            false,
+            &policy.revision,
+            warden::audit::Outcome::default(),
+        );
+        log.append(&record).expect("append");
+        audit.push(start.elapsed());
+    }
+    report("audit record (build+append)", audit);
 }

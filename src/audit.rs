@@ -153,9 +153,11 @@ pub fn redact(text: &str) -> String {
             .any(|p| bare.starts_with(p) && bare.len() >= p.len() + 8)
         {
             "[redacted]".to_string()
-        } else if let Some(at) = bare.find('@')
-            && let Some(scheme) = bare.find("://")
-            && bare[scheme + 3..at].contains(':')
+        } else if let Some(scheme) = bare.find("://")
+            && let Some(at) = bare[scheme..].find('@').map(|i| i + scheme)
+            && bare
+                .get(scheme + 3..at)
+                .is_some_and(|userinfo| userinfo.contains(':'))
         {
             format!("{}://[redacted]{}", &bare[..scheme], &bare[at..])
         } else {
@@ -283,6 +285,28 @@ pub fn record_of(
     }
 }
 
+/// Unix seconds as an RFC 3339 UTC time (`2026-11-30T01:56:13Z`).
+pub fn utc(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rest = secs % 86_400;
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rest / 3600,
+        rest % 3600 / 60,
+        rest % 60
+    )
+}
+
 /// The audit log.
 #[derive(Clone, Debug)]
 pub struct Log {
@@ -403,6 +427,13 @@ mod tests {
     use super::*;
 
     #[test]
+    fn times_are_written_in_utc() {
+        assert_eq!(utc(0), "1970-01-01T00:00:00Z");
+        assert_eq!(utc(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(utc(1_796_003_773), "2026-11-30T01:56:13Z");
+    }
+
+    #[test]
     fn secrets_are_redacted_and_ordinary_text_is_not() {
         for (input, hidden) in [
             (
@@ -417,6 +448,7 @@ mod tests {
             ),
             ("echo ghp_abcdefghijklmnopqrst", "ghp_abcdefghijklmnopqrst"),
             ("git clone https://user:s3cret@github.com/a/b", "s3cret"),
+            ("curl a@https://x:y@h/", "x:y"),
             (
                 "aws configure set aws_secret_access_key wJalrXUtnFEMI",
                 "wJalrXUtnFEMI",

@@ -129,6 +129,24 @@ pub enum Command {
     },
     /// List the challenges waiting for an answer.
     Pending,
+    /// Show the audit log: one line per decision warden acted on.
+    Log {
+        /// Only records newer than this (`30m`, `2h`, `7d` as `168h`).
+        #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+        since: Option<Duration>,
+        /// Only records with this decision (allow, ask, deny).
+        #[arg(long, value_name = "DECISION")]
+        decision: Option<String>,
+        /// Keep printing records as they are written.
+        #[arg(short = 'f', long)]
+        follow: bool,
+    },
+    /// Show a recorded decision and decide the same request again under today's policy,
+    /// without running anything.
+    Replay {
+        /// The record id (from `warden log`).
+        id: String,
+    },
     /// Inspect and test the rules in force.
     Policy {
         #[command(subcommand)]
@@ -148,7 +166,8 @@ pub enum PolicyAction {
 
 /// Names that select the tool form; anything else is the shell form.
 pub const SUBCOMMANDS: &[&str] = &[
-    "run", "check", "explain", "policy", "doctor", "selftest", "approve", "deny", "pending", "help",
+    "run", "check", "explain", "policy", "doctor", "selftest", "approve", "deny", "pending", "log",
+    "replay", "help",
 ];
 
 /// `120`, `120s`, `500ms`, `2m`, `1h`, `1.5s`.

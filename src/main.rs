@@ -519,6 +519,12 @@ fn tool_form(args: Vec<OsString>) -> i32 {
         Command::Approve { id, yes } => answer(&id, true, yes),
         Command::Deny { id } => answer(&id, false, true),
         Command::Pending => pending(&cli.global),
+        Command::Log {
+            since,
+            decision,
+            follow,
+        } => log(&cli.global, since, decision, follow),
+        Command::Replay { id } => replay(&cli.global, &id),
         Command::Doctor => doctor(&cli.global),
         Command::Selftest => selftest(&cli.global),
     };
@@ -792,6 +798,142 @@ fn answer(id: &str, approve: bool, yes: bool) -> Result<i32, Fatal> {
     } else {
         println!("denied {}", decided.id);
     }
+    Ok(exit::OK)
+}
+
+fn audit_log() -> Result<warden::audit::Log, Fatal> {
+    warden::audit::Log::open().ok_or_else(|| {
+        Fatal::usage("no state directory for the audit log: set XDG_STATE_HOME or HOME")
+    })
+}
+
+fn log_line(r: &warden::audit::Record) -> String {
+    let command = match &r.request {
+        Request::Shell { script, .. } => script.replace('\n', " ⏎ "),
+        Request::Argv { argv } => warden::pipeline::quote_argv(argv),
+    };
+    let short: String = command.chars().take(80).collect();
+    format!(
+        "{}  {}  {:<5} {:<12} exit {:<3} {:>6} ms  {}",
+        warden::audit::utc(r.time),
+        r.id,
+        r.decision,
+        r.tier,
+        r.exit,
+        r.duration_ms,
+        short
+    )
+}
+
+/// `warden log`: the audit log as a table (or JSON lines).
+fn log(
+    global: &Global,
+    since: Option<std::time::Duration>,
+    decision: Option<String>,
+    follow: bool,
+) -> Result<i32, Fatal> {
+    let log = audit_log()?;
+    if let Some(d) = &decision
+        && !["allow", "ask", "deny"].contains(&d.as_str())
+    {
+        return Err(Fatal::usage(format!(
+            "--decision must be allow, ask or deny, not `{d}`"
+        )));
+    }
+    let after = since.map_or(0, |s| warden::approval::now().saturating_sub(s.as_secs()));
+    let keep = |r: &warden::audit::Record| {
+        r.time >= after && decision.as_ref().is_none_or(|d| *d == r.decision)
+    };
+    let print = |r: &warden::audit::Record| {
+        if global.json {
+            println!("{}", serde_json::to_string(r).unwrap_or_default());
+        } else {
+            println!("{}", log_line(r));
+        }
+    };
+    let mut seen = std::collections::HashSet::new();
+    for r in log.read_all().iter().filter(|r| keep(r)) {
+        seen.insert(r.id.clone());
+        print(r);
+    }
+    if follow {
+        loop {
+            std::thread::sleep(std::time::Duration::from_millis(500));
+            for r in log.read_all().iter().filter(|r| keep(r)) {
+                if seen.insert(r.id.clone()) {
+                    print(r);
+                }
+            }
+        }
+    }
+    Ok(exit::OK)
+}
+
+/// `warden replay ID`: the recorded decision, and the same request decided under today's
+/// policy (nothing runs).
+fn replay(global: &Global, id: &str) -> Result<i32, Fatal> {
+    let log = audit_log()?;
+    let record = log
+        .read_all()
+        .into_iter()
+        .rev()
+        .find(|r| r.id == id)
+        .ok_or_else(|| Fatal::usage(format!("no audit record `{id}`")))?;
+    let home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/"));
+    let ctx = Context {
+        workspace: record.workspace.clone(),
+        cwd: record.cwd.clone(),
+        home,
+    };
+    let policy = load_policy(global)?;
+    let revision = policy.revision.clone();
+    let mut evaluator = Evaluator::new(policy, ctx);
+    evaluator.network = record.network;
+    let today = evaluator.evaluate(record.request.clone());
+    let now = &today.effective().verdict;
+    let same = now.decision.as_str() == record.decision && now.rule == record.rule;
+    if global.json {
+        println!(
+            "{}",
+            serde_json::json!({
+                "recorded": record,
+                "today": report::record(&today),
+                "same_decision": same,
+                "same_policy": revision == record.policy_revision,
+            })
+        );
+        return Ok(exit::OK);
+    }
+    println!("{}", log_line(&record));
+    println!(
+        "then:  {} [{}] by {}: {}",
+        record.decision, record.tier, record.rule, record.reason
+    );
+    if !record.rules.is_empty() {
+        println!("       rules matched: {}", record.rules.join(", "));
+    }
+    println!(
+        "today: {} [{}] by {}: {}",
+        now.decision.as_str(),
+        now.tier.as_str(),
+        now.rule,
+        now.reason
+    );
+    println!(
+        "{}{}",
+        if same {
+            "the same decision"
+        } else {
+            "a DIFFERENT decision"
+        },
+        if revision == record.policy_revision {
+            ", under the same policy"
+        } else {
+            ", under a changed policy"
+        }
+    );
     Ok(exit::OK)
 }
 

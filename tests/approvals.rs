@@ -390,3 +390,115 @@ fn a_store_inside_the_workspace_is_refused() {
     );
     assert!(env.has_branch("topic1"));
 }
+
+// ---------------------------------------------------------------------------------------------
+// The audit log
+
+fn audit_lines(env: &Env) -> Vec<serde_json::Value> {
+    let text = std::fs::read_to_string(env.state.join("warden/audit/audit.jsonl"))
+        .expect("the audit log exists");
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+        .collect()
+}
+
+#[test]
+fn every_decision_acted_on_is_recorded_with_secrets_redacted() {
+    let env = Env::new();
+    let out = env.warden(&["--session", "s1", "-c", "echo --password=hunter22"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let out = env.warden(&["-c", "rm -rf ~"]);
+    assert_eq!(out.status.code(), Some(77), "{}", describe(&out));
+    let id = env.ask(DELETE1);
+    let records = audit_lines(&env);
+    assert_eq!(records.len(), 3, "{records:?}");
+    let (allow, deny, ask) = (&records[0], &records[1], &records[2]);
+    assert_eq!(allow["decision"], "allow");
+    assert_eq!(allow["exit"], 0);
+    assert_eq!(allow["session"], "s1");
+    assert_eq!(allow["confinement"], "sandbox");
+    assert_eq!(deny["decision"], "deny");
+    assert_eq!(deny["exit"], 77);
+    assert_eq!(deny["rule"], "catastrophic.delete-home");
+    assert_eq!(ask["decision"], "ask");
+    assert_eq!(ask["exit"], 75);
+    assert_eq!(ask["challenge"]["id"], id.as_str());
+    let raw = std::fs::read_to_string(env.state.join("warden/audit/audit.jsonl")).expect("read");
+    assert!(!raw.contains("hunter22"), "a secret reached the log: {raw}");
+    // The log table shows them; filters apply.
+    let out = env.warden(&["log", "--decision", "deny"]);
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(table.lines().count(), 1, "{table}");
+    assert!(table.contains("rm -rf ~"), "{table}");
+}
+
+#[test]
+fn eight_concurrent_wardens_leave_a_log_of_whole_json_lines() {
+    let env = Env::new();
+    let children: Vec<_> = (0..8)
+        .map(|i| {
+            let script = format!("for n in 1 2 3 4 5; do warden_marker_{i}=1; done; true");
+            env.command(&["-c", &script])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("spawn")
+        })
+        .collect();
+    for mut c in children {
+        assert!(c.wait().expect("wait").success());
+    }
+    let children: Vec<_> = (0..8)
+        .map(|_| {
+            env.command(&["-c", "rm -rf /"])
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("spawn")
+        })
+        .collect();
+    for mut c in children {
+        assert_eq!(c.wait().expect("wait").code(), Some(77));
+    }
+    let records = audit_lines(&env);
+    assert_eq!(records.len(), 16);
+    assert_eq!(
+        records.iter().filter(|r| r["decision"] == "deny").count(),
+        8
+    );
+}
+
+#[test]
+fn replay_decides_a_recorded_request_again_without_running_it() {
+    let env = Env::new();
+    let out = env.warden(&["-c", "echo replayed > out.txt"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    std::fs::remove_file(env.workspace.join("out.txt")).expect("rm");
+    let id = audit_lines(&env)[0]["id"].as_str().expect("id").to_string();
+    let out = env.warden(&["replay", &id]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("the same decision, under the same policy"),
+        "{text}"
+    );
+    assert!(
+        !env.workspace.join("out.txt").exists(),
+        "replay ran the command"
+    );
+    // Under a policy that now asks about echo, the replay says so.
+    let rules = env.root.join("echo.toml");
+    std::fs::write(
+        &rules,
+        "[[rule]]\nid = \"user.echo\"\ntier = \"sensitive\"\ndecision = \"ask\"\nreason = \"echo is watched\"\nhint = \"ask first\"\n[rule.match]\nprogram = [\"echo\"]\n",
+    )
+    .expect("write");
+    let rules_arg = rules.display().to_string();
+    let out = env.warden(&["--rules", &rules_arg, "replay", &id]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("a DIFFERENT decision, under a changed policy") && text.contains("user.echo"),
+        "{text}"
+    );
+    let out = env.warden(&["replay", "nosuchrecord"]);
+    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+}

@@ -1,5 +1,6 @@
-//! The sandbox's decoders of text it reads: the inner stage's arguments, the placeholder record,
-//! `/proc/self/mounts`, and the `[user]` section of a git configuration file.
+//! Decoders of text warden reads outside the command line: the inner stage's arguments, the
+//! placeholder record, `/proc/self/mounts`, the `[user]` section of a git configuration file,
+//! the user configuration, and the audit log's redaction of requests.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -18,6 +19,9 @@ fuzz_target!(|data: &[u8]| {
         assert!(path.is_absolute());
     }
     let _ = warden::sandbox::cgroup::find_hierarchy(text);
+    let redacted = warden::audit::redact(text);
+    assert!(redacted.len() <= text.len() + 16 * text.split_whitespace().count() + 16);
+    let _ = warden::config::parse("fuzz.toml", text);
     for (key, value) in warden::sandbox::spec::git_identity(text) {
         assert!(key == "name" || key == "email");
         assert!(!value.is_empty() && !value.chars().any(|c| c.is_control()));
