@@ -11,7 +11,7 @@ pub mod rules;
 use serde::{Deserialize, Serialize};
 
 use crate::classify::Operation;
-pub use rules::{Rule, RuleError};
+pub use rules::{Layer, Rule, RuleError};
 
 /// What happens to a request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -39,6 +39,8 @@ pub enum Tier {
     Ordinary,
     System,
     Sensitive,
+    /// A rule of the person's own policy files.
+    Policy,
     Secret,
     Unverifiable,
     Catastrophic,
@@ -50,6 +52,7 @@ impl Tier {
             Tier::Ordinary => "ordinary",
             Tier::System => "system",
             Tier::Sensitive => "sensitive",
+            Tier::Policy => "policy",
             Tier::Secret => "secret",
             Tier::Unverifiable => "unverifiable",
             Tier::Catastrophic => "catastrophic",
@@ -69,6 +72,8 @@ pub struct Verdict {
     pub operation: usize,
     /// The fact that matched, when the rule matched a fact.
     pub fact: Option<String>,
+    /// The layer of the rule.
+    pub layer: Layer,
 }
 
 /// The outcome of deciding: the winning verdict and every verdict considered, in order.
@@ -94,14 +99,23 @@ impl Policy {
         Policy::with_files(&[])
     }
 
-    /// Shipped rules plus extra rule files (consulted after the shipped ones).
+    /// Shipped rules plus `--rules` files (which can only tighten).
     pub fn with_files(extra: &[(String, String)]) -> Result<Policy, RuleError> {
+        let layered: Vec<(Layer, String, String)> = extra
+            .iter()
+            .map(|(name, text)| (Layer::Extra, name.clone(), text.clone()))
+            .collect();
+        Policy::with_layers(&layered)
+    }
+
+    /// Shipped rules plus the files of the other layers.
+    pub fn with_layers(extra: &[(Layer, String, String)]) -> Result<Policy, RuleError> {
         use sha2::{Digest, Sha256};
         let mut hash = Sha256::new();
         for (name, text) in rules::SHIPPED_COMPILED.iter().copied().chain(
             extra
                 .iter()
-                .map(|(name, text)| (name.as_str(), text.as_str())),
+                .map(|(_, name, text)| (name.as_str(), text.as_str())),
         ) {
             for part in [name, text] {
                 hash.update((part.len() as u64).to_le_bytes());
@@ -131,6 +145,63 @@ fn rule_matches_op(rule: &Rule, op: &Operation) -> bool {
                 .as_deref()
                 .is_some_and(|s| matches_list(&c.subcommand, s)))
         && (c.effect.is_empty() || c.effect.contains(&op.effect))
+        && (c.args.is_empty() || op.args.iter().any(|a| matches_list(&c.args, a)))
+        && (c.path.is_empty()
+            || op.targets.iter().any(|t| {
+                t.resolved
+                    .path
+                    .as_deref()
+                    .is_some_and(|p| c.path.iter().any(|g| path_matches(g, p)))
+            }))
+}
+
+/// A path glob: absolute globs match the whole resolved path; relative ones match its tail
+/// (`src/*.rs` matches `/work/app/src/main.rs`). `*` does not cross `/`; `**` does.
+fn path_matches(glob: &str, path: &std::path::Path) -> bool {
+    let text = path.to_string_lossy();
+    if glob.starts_with('/') {
+        return glob_path(glob, &text);
+    }
+    let parts: Vec<&str> = text.split('/').collect();
+    (1..parts.len()).any(|i| glob_path(glob, &parts[i..].join("/")))
+}
+
+/// Matches component by component; a `**` component matches any number of components.
+fn glob_path(glob: &str, path: &str) -> bool {
+    fn go(g: &[&str], p: &[&str]) -> bool {
+        match g.split_first() {
+            None => p.is_empty(),
+            Some((&"**", rest)) => (0..=p.len()).any(|i| go(rest, &p[i..])),
+            Some((first, rest)) => p.split_first().is_some_and(|(name, tail)| {
+                crate::classify::paths::glob_match(first, name) && go(rest, tail)
+            }),
+        }
+    }
+    let g: Vec<&str> = glob.split('/').collect();
+    let p: Vec<&str> = path.split('/').collect();
+    go(&g, &p)
+}
+
+/// The first rule of the person's layers (admin, user, workspace, `--rules`, in that order,
+/// top to bottom) that matches the operation, with the fact it matched.
+fn first_user_rule<'a>(
+    policy: &'a Policy,
+    op: &'a Operation,
+) -> Option<(&'a Rule, Option<&'a crate::classify::Fact>)> {
+    policy
+        .rules
+        .iter()
+        .filter(|r| r.layer != Layer::Shipped)
+        .find_map(|r| {
+            if r.conditions.fact.is_empty() {
+                rule_matches_op(r, op).then_some((r, None))
+            } else {
+                op.facts
+                    .iter()
+                    .find(|f| r.conditions.fact.contains(&f.name) && rule_matches_op(r, op))
+                    .map(|f| (r, Some(f)))
+            }
+        })
 }
 
 fn render(template: &str, op: &Operation, detail: &str) -> String {
@@ -150,49 +221,63 @@ fn shorten(text: &str, max: usize) -> String {
     format!("{cut}…")
 }
 
+fn severity(v: &Verdict) -> (Decision, Tier) {
+    (v.decision, v.tier)
+}
+
+/// The strictest of some verdicts (the first among equals).
+fn strictest<'a>(verdicts: impl Iterator<Item = &'a Verdict>) -> Option<&'a Verdict> {
+    verdicts.max_by(|a, b| {
+        severity(a)
+            .cmp(&severity(b))
+            .then(std::cmp::Ordering::Greater)
+    })
+}
+
 /// Decides a list of operations.
+///
+/// For each operation, the shipped rules give their verdicts (per fact, the first matching
+/// rule; the strictest counts). The person's layers give at most one: the first matching rule,
+/// top to bottom. An admin or user rule decides the operation, except against a catastrophic
+/// shipped verdict, which nothing overrides; a workspace or `--rules` rule only tightens. The
+/// request's decision is the strictest over its operations; no rule at all means allow.
 pub fn decide(ops: &[Operation], policy: &Policy) -> Decided {
     let mut trace = Vec::new();
+    let mut finals: Vec<Verdict> = Vec::new();
     for (index, op) in ops.iter().enumerate() {
+        let first_of_op = trace.len();
         for fact in &op.facts {
             let rule = policy.rules.iter().find(|r| {
-                r.conditions.fact.iter().any(|f| f == &fact.name) && rule_matches_op(r, op)
+                r.layer == Layer::Shipped
+                    && r.conditions.fact.iter().any(|f| f == &fact.name)
+                    && rule_matches_op(r, op)
             });
             if let Some(rule) = rule {
-                trace.push(Verdict {
-                    decision: rule.decision,
-                    tier: rule.tier,
-                    rule: rule.id.clone(),
-                    reason: render(&rule.reason, op, &fact.detail),
-                    hint: rule.hint.clone(),
-                    operation: index,
-                    fact: Some(fact.name.clone()),
-                });
+                trace.push(verdict_of(rule, op, &fact.detail, index, Some(&fact.name)));
             }
         }
-        if let Some(rule) = policy
-            .rules
-            .iter()
-            .find(|r| r.conditions.fact.is_empty() && rule_matches_op(r, op))
-        {
-            trace.push(Verdict {
-                decision: rule.decision,
-                tier: rule.tier,
-                rule: rule.id.clone(),
-                reason: render(&rule.reason, op, &op.text),
-                hint: rule.hint.clone(),
-                operation: index,
-                fact: None,
-            });
+        if let Some(rule) = policy.rules.iter().find(|r| {
+            r.layer == Layer::Shipped && r.conditions.fact.is_empty() && rule_matches_op(r, op)
+        }) {
+            trace.push(verdict_of(rule, op, &op.text, index, None));
         }
+        let shipped = strictest(trace[first_of_op..].iter()).cloned();
+        let user = first_user_rule(policy, op).map(|(rule, fact)| {
+            let detail = fact.map_or(op.text.as_str(), |f| f.detail.as_str());
+            verdict_of(rule, op, detail, index, fact.map(|f| f.name.as_str()))
+        });
+        if let Some(u) = &user {
+            trace.push(u.clone());
+        }
+        let chosen = match (shipped, user) {
+            (Some(s), _) if s.tier == Tier::Catastrophic => Some(s),
+            (s, Some(u)) if u.layer.may_allow() => Some(u).or(s),
+            (Some(s), Some(u)) => strictest([&s, &u].into_iter()).cloned(),
+            (s, u) => s.or(u),
+        };
+        finals.extend(chosen);
     }
-    let verdict = trace
-        .iter()
-        .max_by(|a, b| {
-            (a.decision, a.tier)
-                .cmp(&(b.decision, b.tier))
-                .then(std::cmp::Ordering::Greater)
-        })
+    let verdict = strictest(finals.iter())
         .cloned()
         .unwrap_or_else(|| Verdict {
             decision: Decision::Allow,
@@ -202,8 +287,28 @@ pub fn decide(ops: &[Operation], policy: &Policy) -> Decided {
             hint: "runs as requested".into(),
             operation: 0,
             fact: None,
+            layer: Layer::Shipped,
         });
     Decided { verdict, trace }
+}
+
+fn verdict_of(
+    rule: &Rule,
+    op: &Operation,
+    detail: &str,
+    operation: usize,
+    fact: Option<&str>,
+) -> Verdict {
+    Verdict {
+        decision: rule.decision,
+        tier: rule.tier,
+        rule: rule.id.clone(),
+        reason: render(&rule.reason, op, detail),
+        hint: rule.hint.clone(),
+        operation,
+        fact: fact.map(str::to_string),
+        layer: rule.layer,
+    }
 }
 
 /// What an authorised request will run.

@@ -122,14 +122,55 @@ struct File {
 #[serde(deny_unknown_fields)]
 struct RawRule {
     id: String,
-    tier: Tier,
-    decision: Decision,
+    /// Optional in a person's own files: `policy` (or `ordinary` for allow) by default.
+    #[serde(default)]
+    tier: Option<Tier>,
+    #[serde(default)]
+    decision: Option<Decision>,
+    /// The same as `decision`, as a person's own files may spell it.
+    #[serde(default)]
+    action: Option<Decision>,
     reason: String,
-    hint: String,
+    /// Optional in a person's own files.
+    #[serde(default)]
+    hint: Option<String>,
     #[serde(rename = "match")]
     conditions: Conditions,
     #[serde(default)]
     examples: Examples,
+}
+
+/// Where a rule comes from, in the order rules are consulted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Layer {
+    /// Built into warden.
+    Shipped,
+    /// `/etc/warden/policy.toml`.
+    Admin,
+    /// `$XDG_CONFIG_HOME/warden/policy.toml`.
+    User,
+    /// The workspace's `.warden/policy.toml`: writable by the agent, so it only tightens.
+    Workspace,
+    /// `--rules FILE`: only tightens.
+    Extra,
+}
+
+impl Layer {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Layer::Shipped => "shipped",
+            Layer::Admin => "admin",
+            Layer::User => "user",
+            Layer::Workspace => "workspace",
+            Layer::Extra => "extra",
+        }
+    }
+
+    /// Layers whose rules may loosen a shipped decision (never a catastrophic one).
+    pub fn may_allow(self) -> bool {
+        matches!(self, Layer::Admin | Layer::User)
+    }
 }
 
 /// What a rule matches. Lists are alternatives (any of); keys combine (all of). A rule with
@@ -145,6 +186,13 @@ pub struct Conditions {
     pub subcommand: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub effect: Vec<Effect>,
+    /// Globs over the operation's arguments as written (any argument matching any glob).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<String>,
+    /// Globs over the operation's resolved target paths (absolute, or relative to the
+    /// workspace); `..` never survives resolution.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub path: Vec<String>,
 }
 
 /// Commands a rule must decide (`match`) and must not decide (`not_match`).
@@ -170,6 +218,7 @@ pub struct Rule {
     pub examples: Examples,
     /// The file the rule came from.
     pub source: String,
+    pub layer: Layer,
 }
 
 /// A rule file problem, naming the file and the rule or key.
@@ -185,13 +234,18 @@ pub enum RuleError {
     },
 }
 
-/// Parses and validates one rule file (TOML).
+/// Parses and validates one rule file (TOML) of the `--rules` layer.
 pub fn parse_file(file: &str, text: &str) -> Result<Vec<Rule>, RuleError> {
+    parse_layer(Layer::Extra, file, text)
+}
+
+/// Parses and validates one rule file (TOML) of a layer.
+pub fn parse_layer(layer: Layer, file: &str, text: &str) -> Result<Vec<Rule>, RuleError> {
     let parsed: File = toml::from_str(text).map_err(|e| RuleError::Syntax {
         file: file.to_string(),
         message: e.to_string().trim().replace('\n', " "),
     })?;
-    validate(file, parsed)
+    validate(layer, file, parsed)
 }
 
 /// Parses and validates a shipped rule file in its compiled (JSON) form.
@@ -200,10 +254,10 @@ fn parse_compiled(file: &str, json: &str) -> Result<Vec<Rule>, RuleError> {
         file: file.to_string(),
         message: e.to_string(),
     })?;
-    validate(file, parsed)
+    validate(Layer::Shipped, file, parsed)
 }
 
-fn validate(file: &str, parsed: File) -> Result<Vec<Rule>, RuleError> {
+fn validate(layer: Layer, file: &str, parsed: File) -> Result<Vec<Rule>, RuleError> {
     let mut rules = Vec::with_capacity(parsed.rule.len());
     for raw in parsed.rule {
         let invalid = |message: String| RuleError::Invalid {
@@ -214,20 +268,45 @@ fn validate(file: &str, parsed: File) -> Result<Vec<Rule>, RuleError> {
         if raw.id.trim().is_empty() {
             return Err(invalid("empty id".into()));
         }
-        if raw.reason.trim().is_empty() || raw.hint.trim().is_empty() {
+        let decision = match (raw.decision, raw.action) {
+            (Some(d), None) | (None, Some(d)) => d,
+            (Some(_), Some(_)) => {
+                return Err(invalid("give `decision` or `action`, not both".into()));
+            }
+            (None, None) => return Err(invalid("a rule needs a `decision` (or `action`)".into())),
+        };
+        let shipped = layer == Layer::Shipped;
+        let hint = match (&raw.hint, shipped) {
+            (Some(h), _) if !h.trim().is_empty() => h.clone(),
+            (_, true) => return Err(invalid("every rule needs a reason and a hint".into())),
+            _ => "a rule of your policy decided this".to_string(),
+        };
+        if raw.reason.trim().is_empty() {
             return Err(invalid("every rule needs a reason and a hint".into()));
         }
-        let expected = match raw.tier {
+        let tier = match (raw.tier, shipped) {
+            (Some(t), _) => t,
+            (None, true) => return Err(invalid("a shipped rule needs a tier".into())),
+            (None, false) if decision == Decision::Allow => Tier::Ordinary,
+            (None, false) => Tier::Policy,
+        };
+        if decision == Decision::Allow && !shipped && !layer.may_allow() {
+            return Err(invalid(format!(
+                "a rule file of the {} layer can only add ask or deny, never allow (it can be written by what it guards against); put allow rules in your own policy file",
+                layer.as_str()
+            )));
+        }
+        let expected = match tier {
             Tier::Catastrophic | Tier::Unverifiable | Tier::Secret => Some(Decision::Deny),
             Tier::Ordinary => Some(Decision::Allow),
-            Tier::Sensitive | Tier::System => None,
+            Tier::Sensitive | Tier::System | Tier::Policy => None,
         };
         if let Some(expected) = expected
-            && expected != raw.decision
+            && expected != decision
         {
             return Err(invalid(format!(
                 "tier {} must decide {}",
-                raw.tier.as_str(),
+                tier.as_str(),
                 expected.as_str()
             )));
         }
@@ -244,34 +323,41 @@ fn validate(file: &str, parsed: File) -> Result<Vec<Rule>, RuleError> {
             && c.program.is_empty()
             && c.subcommand.is_empty()
             && c.effect.is_empty()
+            && c.args.is_empty()
+            && c.path.is_empty()
         {
             return Err(invalid(
-                "a rule must match on something (fact, program, subcommand or effect)".into(),
+                "a rule must match on something (fact, program, subcommand, effect, args or path)"
+                    .into(),
             ));
         }
         rules.push(Rule {
             id: raw.id,
-            tier: raw.tier,
-            decision: raw.decision,
+            tier,
+            decision,
             reason: raw.reason,
-            hint: raw.hint,
+            hint,
             conditions: raw.conditions,
             examples: raw.examples,
             source: file.to_string(),
+            layer,
         });
     }
     Ok(rules)
 }
 
-/// Loads the shipped rules, then any extra files; ids must be unique across all of them.
-pub fn load(extra: &[(String, String)]) -> Result<Vec<Rule>, RuleError> {
+/// Loads the shipped rules, then the files of the other layers in order; ids must be unique
+/// across all of them.
+pub fn load(extra: &[(Layer, String, String)]) -> Result<Vec<Rule>, RuleError> {
     let mut all: Vec<Rule> = Vec::new();
     let mut parsed = Vec::new();
     for (file, json) in SHIPPED_COMPILED {
         parsed.push((file.to_string(), parse_compiled(file, json)?));
     }
-    for (file, text) in extra {
-        parsed.push((file.clone(), parse_file(file, text)?));
+    let mut ordered: Vec<&(Layer, String, String)> = extra.iter().collect();
+    ordered.sort_by_key(|(layer, _, _)| *layer);
+    for (layer, file, text) in ordered {
+        parsed.push((file.clone(), parse_layer(*layer, file, text)?));
     }
     for (file, rules) in parsed {
         for rule in rules {
@@ -297,8 +383,10 @@ mod tests {
         assert_eq!(SHIPPED.len(), SHIPPED_COMPILED.len());
         for ((file, toml_text), (compiled_file, json)) in SHIPPED.iter().zip(SHIPPED_COMPILED) {
             assert_eq!(file, compiled_file);
-            let from_toml = serde_json::to_value(parse_file(file, toml_text).expect("toml parses"))
-                .expect("serialise");
+            let from_toml = serde_json::to_value(
+                parse_layer(Layer::Shipped, file, toml_text).expect("toml parses"),
+            )
+            .expect("serialise");
             let from_json = serde_json::to_value(parse_compiled(file, json).expect("json parses"))
                 .expect("serialise");
             assert_eq!(from_toml, from_json, "{file}");
