@@ -118,21 +118,47 @@ fn git_toplevel(start: &Path) -> Option<PathBuf> {
         .map(Path::to_path_buf)
 }
 
-fn load_policy(global: &Global) -> Result<Policy, Fatal> {
-    let mut extra = Vec::new();
-    for file in &global.rules {
-        let text = std::fs::read_to_string(file)
-            .map_err(|e| Fatal::usage(format!("rule file {}: {e}", file.display())))?;
-        extra.push((file.display().to_string(), text));
+/// The policy in force: the shipped rules, then `/etc/warden/policy.toml` (admin),
+/// `$XDG_CONFIG_HOME/warden/policy.toml` (user), the workspace's `.warden/policy.toml` and the
+/// `--rules` files. Every file's examples must pass.
+fn load_policy(global: &Global, workspace: Option<&Path>) -> Result<Policy, Fatal> {
+    use warden::policy::Layer;
+    let mut files: Vec<(Layer, String, String)> = Vec::new();
+    let mut add = |layer: Layer, path: &Path, required: bool| -> Result<(), Fatal> {
+        match std::fs::read_to_string(path) {
+            Ok(text) => {
+                files.push((layer, path.display().to_string(), text));
+                Ok(())
+            }
+            Err(e) if !required && e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(Fatal::usage(format!("rule file {}: {e}", path.display()))),
+        }
+    };
+    add(Layer::Admin, Path::new("/etc/warden/policy.toml"), false)?;
+    if let Some(user) = warden::config::xdg_base("XDG_CONFIG_HOME", ".config")
+        .map(|base| base.join("warden").join("policy.toml"))
+    {
+        if workspace.is_some_and(|ws| user.starts_with(ws)) {
+            return Err(Fatal::usage(format!(
+                "the user policy {} is inside the workspace, where commands could write it; set XDG_CONFIG_HOME outside it",
+                user.display()
+            )));
+        }
+        add(Layer::User, &user, false)?;
     }
-    let policy = Policy::with_files(&extra).map_err(|e| Fatal::usage(e.to_string()))?;
-    if !extra.is_empty() {
-        let shipped: Vec<&str> = warden::policy::rules::SHIPPED
-            .iter()
-            .map(|(f, _)| *f)
-            .collect();
-        let failures =
-            warden::pipeline::check_examples(&policy, |r| !shipped.contains(&r.source.as_str()));
+    if let Some(ws) = workspace {
+        add(
+            Layer::Workspace,
+            &ws.join(".warden").join("policy.toml"),
+            false,
+        )?;
+    }
+    for file in &global.rules {
+        add(Layer::Extra, file, true)?;
+    }
+    let policy = Policy::with_layers(&files).map_err(|e| Fatal::usage(e.to_string()))?;
+    if !files.is_empty() {
+        let failures = warden::pipeline::check_examples(&policy, |r| r.layer != Layer::Shipped);
         if let Some(first) = failures.first() {
             return Err(Fatal::usage(format!(
                 "{first} ({} example failure(s); see `warden policy test FILE`)",
@@ -144,7 +170,8 @@ fn load_policy(global: &Global) -> Result<Policy, Fatal> {
 }
 
 fn evaluator(global: &Global) -> Result<Evaluator, Fatal> {
-    let mut evaluator = Evaluator::new(load_policy(global)?, context(global)?);
+    let ctx = context(global)?;
+    let mut evaluator = Evaluator::new(load_policy(global, Some(&ctx.workspace))?, ctx);
     evaluator.network = global.network;
     Ok(evaluator)
 }
@@ -671,7 +698,8 @@ fn explain(global: &Global, command: Option<OsString>, argv: Vec<OsString>) -> R
 fn policy(global: &Global, action: PolicyAction) -> Result<i32, Fatal> {
     match action {
         PolicyAction::List => {
-            let policy = load_policy(global)?;
+            let workspace = context(global).ok().map(|c| c.workspace);
+            let policy = load_policy(global, workspace.as_deref())?;
             if global.json {
                 write_stdout(&serde_json::to_string_pretty(&policy.rules).unwrap_or_default())?;
             } else {
@@ -680,7 +708,8 @@ fn policy(global: &Global, action: PolicyAction) -> Result<i32, Fatal> {
             Ok(exit::OK)
         }
         PolicyAction::Show { id } => {
-            let policy = load_policy(global)?;
+            let workspace = context(global).ok().map(|c| c.workspace);
+            let policy = load_policy(global, workspace.as_deref())?;
             let rules: Vec<_> = policy
                 .rules
                 .iter()
@@ -705,13 +734,20 @@ fn policy(global: &Global, action: PolicyAction) -> Result<i32, Fatal> {
             Ok(exit::OK)
         }
         PolicyAction::Test { file } => {
+            // FILE is tested as the person's own policy file (it may allow); --rules files as
+            // they are used.
             let mut extra = Vec::new();
-            for f in global.rules.iter().chain(file.iter()) {
+            for (layer, f) in global
+                .rules
+                .iter()
+                .map(|f| (warden::policy::Layer::Extra, f))
+                .chain(file.iter().map(|f| (warden::policy::Layer::User, f)))
+            {
                 let text = std::fs::read_to_string(f)
                     .map_err(|e| Fatal::usage(format!("rule file {}: {e}", f.display())))?;
-                extra.push((f.display().to_string(), text));
+                extra.push((layer, f.display().to_string(), text));
             }
-            let policy = Policy::with_files(&extra).map_err(|e| Fatal::usage(e.to_string()))?;
+            let policy = Policy::with_layers(&extra).map_err(|e| Fatal::usage(e.to_string()))?;
             let failures = warden::pipeline::check_examples(&policy, |_| true);
             let examples: usize = policy
                 .rules
@@ -887,7 +923,7 @@ fn replay(global: &Global, id: &str) -> Result<i32, Fatal> {
         cwd: record.cwd.clone(),
         home,
     };
-    let policy = load_policy(global)?;
+    let policy = load_policy(global, Some(&record.workspace))?;
     let revision = policy.revision.clone();
     let mut evaluator = Evaluator::new(policy, ctx);
     evaluator.network = record.network;

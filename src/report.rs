@@ -172,7 +172,7 @@ pub fn explain_text(ev: &Evaluation) -> String {
     }
     let _ = writeln!(
         out,
-        "\nrules matched (first match per fact, then per operation):"
+        "\nrules matched (shipped: first match per fact, then per operation; your layers: first match):"
     );
     if ev.decided.trace.is_empty() {
         let _ = writeln!(out, "  (none)");
@@ -185,19 +185,24 @@ pub fn explain_text(ev: &Evaluation) -> String {
             .unwrap_or_else(|| "operation".into());
         let _ = writeln!(
             out,
-            "  op {} {} → {} ({} {})",
+            "  op {} {} → {} ({} {}, {} layer)",
             v.operation + 1,
             on,
             v.rule,
             v.tier.as_str(),
-            v.decision.as_str()
+            v.decision.as_str(),
+            v.layer.as_str()
         );
     }
     if let Some(r) = &ev.remediation {
         let _ = writeln!(out, "\n{}", r.disclosure);
         let _ = writeln!(out, "  rewrite decided again: {}", line(&r.decided));
     }
-    let _ = writeln!(out, "\ndecision (strictest wins): {}", line(ev.effective()));
+    let _ = writeln!(
+        out,
+        "\ndecision (the strictest operation; your admin and user rules decide their operation unless a catastrophic rule matched): {}",
+        line(ev.effective())
+    );
     out
 }
 
@@ -207,10 +212,11 @@ pub fn rule_list(policy: &Policy) -> String {
     for r in &policy.rules {
         let _ = writeln!(
             out,
-            "{:<38} {:<13} {:<6} {}",
+            "{:<38} {:<13} {:<6} {:<9} {}",
             r.id,
             r.tier.as_str(),
             r.decision.as_str(),
+            r.layer.as_str(),
             r.source
         );
     }

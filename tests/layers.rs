@@ -1,0 +1,232 @@
+//! Policy layers through the real binary: a person's own rules decide by first match and may
+//! allow what the shipped rules ask about, never what they forbid as catastrophic; the
+//! workspace's file (which the agent could edit) only tightens.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+const PATH: &str = "/usr/local/bin:/usr/bin:/bin";
+
+struct Env {
+    _dir: tempfile::TempDir,
+    workspace: PathBuf,
+    home: PathBuf,
+    config: PathBuf,
+}
+
+fn git(dir: &Path, args: &[&str]) -> Output {
+    let out = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@t")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@t")
+        .output()
+        .expect("git runs");
+    assert!(out.status.success(), "git {args:?}");
+    out
+}
+
+impl Env {
+    fn new() -> Env {
+        let dir = tempfile::Builder::new()
+            .prefix("warden-layers-")
+            .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+            .expect("tempdir");
+        let root = std::fs::canonicalize(dir.path()).expect("canonical");
+        let workspace = root.join("workspace");
+        let home = root.join("home");
+        let config = root.join("config");
+        for d in [&workspace, &home, &config.join("warden")] {
+            std::fs::create_dir_all(d).expect("mkdir");
+        }
+        git(&workspace, &["init", "-q", "-b", "main"]);
+        std::fs::write(workspace.join("a.txt"), "a\n").expect("write");
+        git(&workspace, &["add", "a.txt"]);
+        git(&workspace, &["commit", "-qm", "a"]);
+        for branch in ["topic1", "topic2"] {
+            git(&workspace, &["branch", branch]);
+        }
+        Env {
+            _dir: dir,
+            workspace,
+            home,
+            config,
+        }
+    }
+
+    fn user_policy(&self, text: &str) {
+        std::fs::write(self.config.join("warden/policy.toml"), text).expect("write policy");
+    }
+
+    fn workspace_policy(&self, text: &str) {
+        std::fs::create_dir_all(self.workspace.join(".warden")).expect("mkdir");
+        std::fs::write(self.workspace.join(".warden/policy.toml"), text).expect("write policy");
+    }
+
+    fn warden(&self, args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_warden"))
+            .env_clear()
+            .env("PATH", PATH)
+            .env("HOME", &self.home)
+            .env("XDG_CONFIG_HOME", &self.config)
+            .arg("--workspace")
+            .arg(&self.workspace)
+            .args(args)
+            .current_dir(&self.workspace)
+            .stdin(Stdio::null())
+            .output()
+            .expect("run warden")
+    }
+
+    fn has_branch(&self, name: &str) -> bool {
+        let out = git(&self.workspace, &["branch", "--list", name]);
+        !String::from_utf8_lossy(&out.stdout).trim().is_empty()
+    }
+}
+
+fn describe(out: &Output) -> String {
+    format!(
+        "exit {:?}\nstdout: {}\nstderr: {}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+const ALLOW_TOPIC_BRANCH_DELETES: &str = r#"
+[[rule]]
+id = "me.topic-branches"
+action = "allow"
+reason = "topic branches are mine to delete"
+[rule.match]
+program = ["git"]
+subcommand = ["branch"]
+args = ["topic*"]
+[rule.examples]
+match = ["git branch -D topic9"]
+not_match = ["git branch -D main"]
+"#;
+
+#[test]
+fn a_user_rule_allows_what_the_shipped_rules_ask_about() {
+    let env = Env::new();
+    let out = env.warden(&["-c", "git branch -D topic1"]);
+    assert_eq!(out.status.code(), Some(75), "{}", describe(&out));
+    env.user_policy(ALLOW_TOPIC_BRANCH_DELETES);
+    let out = env.warden(&["-c", "git branch -D topic1"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert!(!env.has_branch("topic1"));
+    // Outside the rule's arguments, the shipped rule still asks.
+    let out = env.warden(&["-c", "git branch -D main"]);
+    assert_eq!(out.status.code(), Some(75), "{}", describe(&out));
+    let out = env.warden(&["policy", "list"]);
+    let list = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        list.lines()
+            .any(|l| l.starts_with("me.topic-branches") && l.contains(" user ")),
+        "{list}"
+    );
+    let out = env.warden(&["explain", "-c", "git branch -D topic2"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("me.topic-branches (ordinary allow, user layer)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn nothing_overrides_a_catastrophic_rule() {
+    let env = Env::new();
+    env.user_policy(
+        "[[rule]]\nid = \"me.rm\"\naction = \"allow\"\nreason = \"I trust rm\"\n[rule.match]\nprogram = [\"rm\"]\n",
+    );
+    let out = env.warden(&["-c", "rm -rf ~"]);
+    assert_eq!(out.status.code(), Some(77), "{}", describe(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("[catastrophic] blocked"),
+        "{}",
+        describe(&out)
+    );
+}
+
+#[test]
+fn within_the_person_s_rules_the_first_match_wins() {
+    let env = Env::new();
+    env.user_policy(&format!(
+        "[[rule]]\nid = \"me.keep-topic1\"\naction = \"ask\"\nreason = \"topic1 is shared\"\n[rule.match]\nprogram = [\"git\"]\nargs = [\"topic1\"]\n{ALLOW_TOPIC_BRANCH_DELETES}"
+    ));
+    let out = env.warden(&["-c", "git branch -D topic1"]);
+    assert_eq!(out.status.code(), Some(75), "{}", describe(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("[policy] needs approval: topic1 is shared"),
+        "{}",
+        describe(&out)
+    );
+    let out = env.warden(&["-c", "git branch -D topic2"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert!(env.has_branch("topic1") && !env.has_branch("topic2"));
+}
+
+#[test]
+fn the_workspace_policy_can_only_tighten() {
+    let env = Env::new();
+    env.workspace_policy(ALLOW_TOPIC_BRANCH_DELETES);
+    let out = env.warden(&["-c", "git branch -D topic1"]);
+    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("can only add ask or deny"),
+        "{}",
+        describe(&out)
+    );
+    assert!(env.has_branch("topic1"));
+    env.workspace_policy(
+        "[[rule]]\nid = \"project.no-echo\"\naction = \"deny\"\nreason = \"this project does not echo\"\nhint = \"use printf\"\n[rule.match]\nprogram = [\"echo\"]\n",
+    );
+    let out = env.warden(&["-c", "echo hi"]);
+    assert_eq!(out.status.code(), Some(77), "{}", describe(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("[policy] blocked: this project does not echo — use printf"),
+        "{}",
+        describe(&out)
+    );
+}
+
+#[test]
+fn path_globs_match_resolved_paths_so_dot_dot_does_not_slip_through() {
+    let env = Env::new();
+    env.user_policy(
+        "[[rule]]\nid = \"me.vault\"\naction = \"deny\"\nreason = \"the vault is read-only\"\n[rule.match]\neffect = [\"write\", \"delete\"]\npath = [\"vault/**\"]\n",
+    );
+    std::fs::create_dir_all(env.workspace.join("vault")).expect("mkdir");
+    std::fs::create_dir_all(env.workspace.join("src")).expect("mkdir");
+    for attempt in [
+        "touch vault/x",
+        "touch src/../vault/y",
+        "rm -f ./vault/../vault/z",
+    ] {
+        let out = env.warden(&["-c", attempt]);
+        assert_eq!(out.status.code(), Some(77), "{attempt}: {}", describe(&out));
+    }
+    let out = env.warden(&["-c", "touch src/ok"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert!(!env.workspace.join("vault/x").exists() && !env.workspace.join("vault/y").exists());
+}
+
+#[test]
+fn a_bad_user_policy_names_the_file_line_and_key() {
+    let env = Env::new();
+    env.user_policy(
+        "[[rule]]\nid = \"me.x\"\naction = \"ask\"\nreason = \"r\"\ncolour = \"red\"\n[rule.match]\nprogram = [\"ls\"]\n",
+    );
+    let out = env.warden(&["-c", "ls"]);
+    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("policy.toml") && err.contains("colour") && err.contains("line 5"),
+        "{}",
+        describe(&out)
+    );
+}
