@@ -138,7 +138,13 @@ fn load_policy(global: &Global, workspace: Option<&Path>) -> Result<Policy, Fata
     if let Some(user) = warden::config::xdg_base("XDG_CONFIG_HOME", ".config")
         .map(|base| base.join("warden").join("policy.toml"))
     {
-        if workspace.is_some_and(|ws| user.starts_with(ws)) {
+        // A workspace that holds the home is refused for running anyway (and check/explain
+        // run nothing); any other workspace must not hold the person's own policy.
+        let home = std::env::var_os("HOME").map(PathBuf::from);
+        if workspace.is_some_and(|ws| {
+            user.starts_with(ws)
+                && warden::sandbox::workspace_refusal(ws, home.as_deref()).is_none()
+        }) {
             return Err(Fatal::usage(format!(
                 "the user policy {} is inside the workspace, where commands could write it; set XDG_CONFIG_HOME outside it",
                 user.display()
