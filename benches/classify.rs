@@ -105,6 +105,36 @@ fn main() {
         wall
     );
 
+    // The same evaluation with a person's policy file of 24 rules loaded (first match over
+    // the user layer on top of the shipped rules).
+    let mut user_rules = String::new();
+    for (i, program) in [
+        "git", "npm", "cargo", "docker", "kubectl", "make", "python3", "pip", "curl", "tar", "ssh",
+        "rsync",
+    ]
+    .iter()
+    .enumerate()
+    {
+        user_rules.push_str(&format!(
+            "[[rule]]\nid = \"bench.allow.{i}\"\naction = \"allow\"\nreason = \"r\"\n[rule.match]\nprogram = [\"{program}\"]\nargs = [\"--bench-{i}-*\"]\n\n[[rule]]\nid = \"bench.deny.{i}\"\naction = \"deny\"\nreason = \"r\"\n[rule.match]\nprogram = [\"{program}\"]\npath = [\"/nonexistent/{i}/**\"]\n\n"
+        ));
+    }
+    let layered = Policy::with_layers(&[(
+        warden::policy::Layer::User,
+        "bench-user.toml".into(),
+        user_rules,
+    )])
+    .expect("user rules");
+    let mut with_user = Evaluator::new(layered, ctx.clone());
+    let mut user_times = Vec::with_capacity(commands.len());
+    for c in &commands {
+        let start = Instant::now();
+        let ev = with_user.evaluate(Request::shell(c.clone()));
+        std::hint::black_box(ev);
+        user_times.push(start.elapsed());
+    }
+    report("evaluate, 24 user rules", user_times);
+
     // The audit record every acted-on decision adds: build (with redaction), lock, append.
     let log = warden::audit::Log::at(dir.path().join("audit")).expect("audit log");
     let mut audit = Vec::with_capacity(5000);

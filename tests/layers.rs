@@ -230,3 +230,34 @@ fn a_bad_user_policy_names_the_file_line_and_key() {
         describe(&out)
     );
 }
+
+#[test]
+fn a_user_policy_inside_the_workspace_is_refused() {
+    let env = Env::new();
+    let inside = env.workspace.join("cfg");
+    std::fs::create_dir_all(inside.join("warden")).expect("mkdir");
+    std::fs::write(
+        inside.join("warden/policy.toml"),
+        ALLOW_TOPIC_BRANCH_DELETES,
+    )
+    .expect("write");
+    let out = Command::new(env!("CARGO_BIN_EXE_warden"))
+        .env_clear()
+        .env("PATH", PATH)
+        .env("HOME", &env.home)
+        .env("XDG_CONFIG_HOME", &inside)
+        .arg("--workspace")
+        .arg(&env.workspace)
+        .args(["-c", "git branch -D topic1"])
+        .current_dir(&env.workspace)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("inside the workspace"),
+        "{}",
+        describe(&out)
+    );
+    assert!(env.has_branch("topic1"));
+}

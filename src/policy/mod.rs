@@ -188,20 +188,17 @@ fn first_user_rule<'a>(
     policy: &'a Policy,
     op: &'a Operation,
 ) -> Option<(&'a Rule, Option<&'a crate::classify::Fact>)> {
-    policy
-        .rules
-        .iter()
-        .filter(|r| r.layer != Layer::Shipped)
-        .find_map(|r| {
-            if r.conditions.fact.is_empty() {
-                rule_matches_op(r, op).then_some((r, None))
-            } else {
-                op.facts
-                    .iter()
-                    .find(|f| r.conditions.fact.contains(&f.name) && rule_matches_op(r, op))
-                    .map(|f| (r, Some(f)))
-            }
-        })
+    let first_personal = policy.rules.partition_point(|r| r.layer == Layer::Shipped);
+    policy.rules[first_personal..].iter().find_map(|r| {
+        if r.conditions.fact.is_empty() {
+            rule_matches_op(r, op).then_some((r, None))
+        } else {
+            op.facts
+                .iter()
+                .find(|f| r.conditions.fact.contains(&f.name) && rule_matches_op(r, op))
+                .map(|f| (r, Some(f)))
+        }
+    })
 }
 
 fn render(template: &str, op: &Operation, detail: &str) -> String {
@@ -244,28 +241,33 @@ fn strictest<'a>(verdicts: impl Iterator<Item = &'a Verdict>) -> Option<&'a Verd
 pub fn decide(ops: &[Operation], policy: &Policy) -> Decided {
     let mut trace = Vec::new();
     let mut finals: Vec<Verdict> = Vec::new();
+    let shipped_rules =
+        &policy.rules[..policy.rules.partition_point(|r| r.layer == Layer::Shipped)];
+    let personal = shipped_rules.len() < policy.rules.len();
     for (index, op) in ops.iter().enumerate() {
         let first_of_op = trace.len();
         for fact in &op.facts {
-            let rule = policy.rules.iter().find(|r| {
-                r.layer == Layer::Shipped
-                    && r.conditions.fact.iter().any(|f| f == &fact.name)
-                    && rule_matches_op(r, op)
+            let rule = shipped_rules.iter().find(|r| {
+                r.conditions.fact.iter().any(|f| f == &fact.name) && rule_matches_op(r, op)
             });
             if let Some(rule) = rule {
                 trace.push(verdict_of(rule, op, &fact.detail, index, Some(&fact.name)));
             }
         }
-        if let Some(rule) = policy.rules.iter().find(|r| {
-            r.layer == Layer::Shipped && r.conditions.fact.is_empty() && rule_matches_op(r, op)
-        }) {
+        if let Some(rule) = shipped_rules
+            .iter()
+            .find(|r| r.conditions.fact.is_empty() && rule_matches_op(r, op))
+        {
             trace.push(verdict_of(rule, op, &op.text, index, None));
         }
         let shipped = strictest(trace[first_of_op..].iter()).cloned();
-        let user = first_user_rule(policy, op).map(|(rule, fact)| {
-            let detail = fact.map_or(op.text.as_str(), |f| f.detail.as_str());
-            verdict_of(rule, op, detail, index, fact.map(|f| f.name.as_str()))
-        });
+        let user = personal
+            .then(|| first_user_rule(policy, op))
+            .flatten()
+            .map(|(rule, fact)| {
+                let detail = fact.map_or(op.text.as_str(), |f| f.detail.as_str());
+                verdict_of(rule, op, detail, index, fact.map(|f| f.name.as_str()))
+            });
         if let Some(u) = &user {
             trace.push(u.clone());
         }
