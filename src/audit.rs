@@ -71,6 +71,9 @@ pub struct Record {
     pub rewrite: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub challenge: Option<RecordedChallenge>,
+    /// What the loop guardrail said, if anything.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guardrail: Option<String>,
     /// The exit status warden ended with.
     pub exit: i32,
     pub duration_ms: u64,
@@ -215,6 +218,7 @@ pub struct Outcome {
     pub duration_ms: u64,
     pub output_bytes: Option<u64>,
     pub challenge: Option<RecordedChallenge>,
+    pub guardrail: Option<String>,
     pub confinement: String,
 }
 
@@ -276,6 +280,7 @@ pub fn record_of(
         reason: redact(&v.reason),
         rewrite: ev.remediation.as_ref().map(|r| redact(&r.disclosure)),
         challenge: outcome.challenge,
+        guardrail: outcome.guardrail,
         exit: outcome.exit,
         duration_ms: outcome.duration_ms,
         output_bytes: outcome.output_bytes,
@@ -494,6 +499,7 @@ mod tests {
             reason: "r".into(),
             rewrite: None,
             challenge: None,
+            guardrail: None,
             exit: 0,
             duration_ms: 1,
             output_bytes: None,

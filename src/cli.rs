@@ -52,6 +52,10 @@ pub struct Global {
     /// WARDEN_SESSION).
     #[arg(long, global = true, value_name = "ID")]
     pub session: Option<String>,
+    /// Refuse any identical request that already failed twice in this session (by default only
+    /// writes are refused; other repeats get a warning).
+    #[arg(long, global = true)]
+    pub hard_stop: bool,
     /// No person can answer here: what needs approval is refused (also when CI=true).
     #[arg(long, global = true)]
     pub non_interactive: bool,
@@ -331,6 +335,7 @@ pub fn parse_shell(args: &[OsString]) -> Result<ShellArgs, UsageError> {
                     .rules
                     .push(PathBuf::from(value_of(&mut i, inline, "--rules")?)),
                 "non-interactive" if inline.is_none() => out.global.non_interactive = true,
+                "hard-stop" if inline.is_none() => out.global.hard_stop = true,
                 "wait" => {
                     out.global.wait = Some(match inline {
                         Some(v) => parse_duration(v).map_err(UsageError)?,
@@ -405,7 +410,8 @@ pub fn is_tool_form(args: &[OsString]) -> bool {
         match arg {
             "--workspace" | "--timeout" | "--grace" | "--rules" | "--max-output" | "--pass-env"
             | "--session" => i += 2,
-            "--json" | "--allow-degraded" | "--network" | "--non-interactive" | "--wait" => i += 1,
+            "--json" | "--allow-degraded" | "--network" | "--non-interactive" | "--wait"
+            | "--hard-stop" => i += 1,
             a if a.starts_with("--") && a.contains('=') => i += 1,
             a => return SUBCOMMANDS.contains(&a),
         }

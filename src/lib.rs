@@ -16,6 +16,7 @@ pub mod classify;
 pub mod cli;
 pub mod config;
 pub mod exit;
+pub mod guardrail;
 pub mod output;
 pub mod pipeline;
 pub mod policy;

@@ -440,6 +440,56 @@ fn decide_and_run_recorded(
         eprintln!("warden: internal error: the request was not authorised");
         return exit::INTERNAL;
     };
+    // Loop guardrail: an identical request that keeps failing is not simply run again.
+    let digest = warden::approval::digest(
+        &evaluation.plan(),
+        &evaluator.ctx.workspace,
+        &evaluator.ctx.cwd,
+        global.network,
+    );
+    let session = global.session.clone().or_else(|| {
+        std::env::var("WARDEN_SESSION")
+            .ok()
+            .filter(|s| !s.is_empty())
+    });
+    let guard =
+        warden::guardrail::Guard::open(&warden::guardrail::session_name(session.as_deref()));
+    let mutating = evaluation.operations.iter().any(|op| {
+        matches!(
+            op.effect,
+            warden::classify::Effect::Write | warden::classify::Effect::Delete
+        )
+    });
+    if let Some(g) = &guard {
+        match g.check(&digest, mutating, global.hard_stop) {
+            warden::guardrail::Verdict::Go => {}
+            warden::guardrail::Verdict::Warn(message) => {
+                eprintln!("{message}");
+                outcome.guardrail = Some(message);
+            }
+            warden::guardrail::Verdict::Stop(message) => {
+                eprintln!("{message}");
+                outcome.guardrail = Some(message);
+                return exit::DENIED;
+            }
+        }
+    }
+    let code = run_authorized(evaluator, global, &authorized, outcome);
+    if let Some(g) = &guard
+        && let Err(e) = g.record(&digest, code)
+    {
+        eprintln!("warden: the loop guardrail could not record this run: {e}");
+    }
+    code
+}
+
+/// Runs an authorised plan in the sandbox (or, degraded, without it).
+fn run_authorized(
+    evaluator: &Evaluator,
+    global: &Global,
+    authorized: &warden::policy::Authorized,
+    outcome: &mut warden::audit::Outcome,
+) -> i32 {
     let degraded_allowed =
         global.allow_degraded || std::env::var("WARDEN_ALLOW_DEGRADED").is_ok_and(|v| v == "1");
     let confinement = match warden::sandbox::configure(
@@ -475,13 +525,13 @@ fn decide_and_run_recorded(
     if let Some(g) = global.grace {
         runner.grace = g;
     }
-    let mut result = runner.run(&authorized);
+    let mut result = runner.run(authorized);
     if matches!(result, Err(warden::runner::RunError::SandboxFailed)) && degraded_allowed {
         eprintln!(
             "warden: the sandbox could not start; running WITHOUT it (--allow-degraded): run `warden doctor` for the cause"
         );
         runner.confinement = Confinement::Unconfined;
-        result = runner.run(&authorized);
+        result = runner.run(authorized);
     }
     outcome.confinement = match runner.confinement {
         Confinement::Sandbox(_) => "sandbox".into(),

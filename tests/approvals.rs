@@ -439,14 +439,15 @@ fn eight_concurrent_wardens_leave_a_log_of_whole_json_lines() {
         .map(|i| {
             let script = format!("for n in 1 2 3 4 5; do warden_marker_{i}=1; done; true");
             env.command(&["-c", &script])
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
                 .spawn()
                 .expect("spawn")
         })
         .collect();
-    for mut c in children {
-        assert!(c.wait().expect("wait").success());
+    for c in children {
+        let out = c.wait_with_output().expect("wait");
+        assert!(out.status.success(), "{}", describe(&out));
     }
     let children: Vec<_> = (0..8)
         .map(|_| {
@@ -501,4 +502,71 @@ fn replay_decides_a_recorded_request_again_without_running_it() {
     );
     let out = env.warden(&["replay", "nosuchrecord"]);
     assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Loop guardrails
+
+#[test]
+fn an_identical_failing_write_is_refused_until_its_arguments_change() {
+    let env = Env::new();
+    let failing = ["--session", "g1", "-c", "cp missing.txt copy.txt"];
+    for _ in 0..2 {
+        let out = env.warden(&failing);
+        assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    }
+    let out = env.warden(&failing);
+    assert_eq!(out.status.code(), Some(77), "{}", describe(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("[guardrail] blocked: identical request failed 2 times"),
+        "{}",
+        describe(&out)
+    );
+    // Another session has its own memory; changed arguments are a new request.
+    let out = env.warden(&["--session", "g2", "-c", "cp missing.txt copy.txt"]);
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    let out = env.warden(&["--session", "g1", "-c", "cp a.txt copy.txt"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    // Once the identical request can succeed and does (with --hard-stop off, writes stay
+    // refused until then: here the file appears by other means), its failures are forgotten.
+    std::fs::write(env.workspace.join("missing.txt"), "now here\n").expect("write");
+    let out = env.warden(&failing);
+    assert_eq!(
+        out.status.code(),
+        Some(77),
+        "still the same request: {}",
+        describe(&out)
+    );
+    let records = audit_lines(&env);
+    assert!(
+        records.iter().any(|r| r["guardrail"]
+            .as_str()
+            .is_some_and(|g| g.contains("blocked"))),
+        "the refusal is in the audit log"
+    );
+}
+
+#[test]
+fn repeated_failing_reads_get_guidance_and_hard_stop_refuses_them() {
+    let env = Env::new();
+    let failing = ["--session", "g3", "-c", "ls no-such-dir"];
+    for _ in 0..2 {
+        let out = env.warden(&failing);
+        assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    }
+    let out = env.warden(&failing);
+    assert_eq!(out.status.code(), Some(2), "still runs: {}", describe(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("[guardrail] warning"),
+        "{}",
+        describe(&out)
+    );
+    let out = env.warden(&["--session", "g3", "--hard-stop", "-c", "ls no-such-dir"]);
+    assert_eq!(out.status.code(), Some(77), "{}", describe(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("[guardrail] blocked"),
+        "{}",
+        describe(&out)
+    );
 }

@@ -174,7 +174,20 @@ fn ensure_home(workspace: &Path) -> std::io::Result<PathBuf> {
                     dir.display()
                 )));
             }
-            Err(_) => std::fs::create_dir(&dir)?,
+            Err(_) => match std::fs::create_dir(&dir) {
+                Ok(()) => {}
+                // A concurrent run made it first: it must be a plain directory all the same.
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    let m = std::fs::symlink_metadata(&dir)?;
+                    if !m.is_dir() || m.file_type().is_symlink() {
+                        return Err(std::io::Error::other(format!(
+                            "{} is not a plain directory; check it and remove it",
+                            dir.display()
+                        )));
+                    }
+                }
+                Err(e) => return Err(e),
+            },
         }
     }
     let ignore = workspace.join(".warden").join(".gitignore");
