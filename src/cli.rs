@@ -52,6 +52,10 @@ pub struct Global {
     /// WARDEN_SESSION).
     #[arg(long, global = true, value_name = "ID")]
     pub session: Option<String>,
+    /// The defaults where no rule decided: readonly, workspace (the default) or strict
+    /// (overrides `[policy] profile` in the user configuration).
+    #[arg(long, global = true, value_name = "PROFILE", value_parser = crate::policy::Profile::parse)]
+    pub profile: Option<crate::policy::Profile>,
     /// Refuse any identical request that already failed twice in this session (by default only
     /// writes are refused; other repeats get a warning).
     #[arg(long, global = true)]
@@ -343,6 +347,12 @@ pub fn parse_shell(args: &[OsString]) -> Result<ShellArgs, UsageError> {
                     })
                 }
                 "session" => out.global.session = Some(value_of(&mut i, inline, "--session")?),
+                "profile" => {
+                    out.global.profile = Some(
+                        crate::policy::Profile::parse(&value_of(&mut i, inline, "--profile")?)
+                            .map_err(UsageError)?,
+                    )
+                }
                 "pass-env" => out
                     .global
                     .pass_env
@@ -409,7 +419,7 @@ pub fn is_tool_form(args: &[OsString]) -> bool {
     while let Some(arg) = args.get(i).and_then(|a| a.to_str()) {
         match arg {
             "--workspace" | "--timeout" | "--grace" | "--rules" | "--max-output" | "--pass-env"
-            | "--session" => i += 2,
+            | "--session" | "--profile" => i += 2,
             "--json" | "--allow-degraded" | "--network" | "--non-interactive" | "--wait"
             | "--hard-stop" => i += 1,
             a if a.starts_with("--") && a.contains('=') => i += 1,

@@ -19,6 +19,32 @@ use serde::Deserialize;
 pub struct UserConfig {
     #[serde(default)]
     pub approval: ApprovalConfig,
+    #[serde(default)]
+    pub policy: PolicyConfig,
+}
+
+/// `[policy]`: the defaults where no rule decided.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PolicyConfig {
+    /// `readonly`, `workspace` (the default) or `strict`.
+    pub profile: Option<String>,
+    /// `off`, `ask` (the default) or `on`: whether `--network` is refused, asked or given.
+    pub network: Option<String>,
+}
+
+impl PolicyConfig {
+    pub fn profile(&self) -> Result<crate::policy::Profile, String> {
+        self.profile.as_deref().map_or(Ok(Default::default()), |p| {
+            crate::policy::Profile::parse(p).map_err(|e| format!("[policy] profile: {e}"))
+        })
+    }
+
+    pub fn network(&self) -> Result<crate::policy::NetworkSetting, String> {
+        self.network.as_deref().map_or(Ok(Default::default()), |n| {
+            crate::policy::NetworkSetting::parse(n).map_err(|e| format!("[policy] network: {e}"))
+        })
+    }
 }
 
 /// `[approval]`.
@@ -78,6 +104,14 @@ pub fn parse(file: &str, text: &str) -> Result<UserConfig, String> {
     config
         .approval
         .expiry()
+        .map_err(|e| format!("{file}: {e}"))?;
+    config
+        .policy
+        .profile()
+        .map_err(|e| format!("{file}: {e}"))?;
+    config
+        .policy
+        .network()
         .map_err(|e| format!("{file}: {e}"))?;
     Ok(config)
 }

@@ -162,7 +162,15 @@ fn load_policy(global: &Global, workspace: Option<&Path>) -> Result<Policy, Fata
     for file in &global.rules {
         add(Layer::Extra, file, true)?;
     }
-    let policy = Policy::with_layers(&files).map_err(|e| Fatal::usage(e.to_string()))?;
+    let config = warden::config::load().map_err(Fatal::usage)?;
+    let profile = match global.profile {
+        Some(p) => p,
+        None => config.policy.profile().map_err(Fatal::usage)?,
+    };
+    let network = config.policy.network().map_err(Fatal::usage)?;
+    let policy = Policy::with_layers(&files)
+        .map_err(|e| Fatal::usage(e.to_string()))?
+        .with_defaults(profile, network);
     if !files.is_empty() {
         let failures = warden::pipeline::check_examples(&policy, |r| r.layer != Layer::Shipped);
         if let Some(first) = failures.first() {

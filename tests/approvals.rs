@@ -234,7 +234,7 @@ fn a_bad_configuration_is_an_error_that_names_file_line_and_key() {
     )
     .expect("write config");
     let out = env.warden(DELETE1);
-    assert_eq!(out.status.code(), Some(125), "{}", describe(&out));
+    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("config.toml") && err.contains("notfiy") && err.contains("line 3"),

@@ -261,3 +261,93 @@ fn a_user_policy_inside_the_workspace_is_refused() {
     );
     assert!(env.has_branch("topic1"));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Profiles and the network setting
+
+#[test]
+fn the_readonly_profile_runs_reads_and_refuses_everything_else() {
+    let env = Env::new();
+    let out = env.warden(&["--profile", "readonly", "-c", "cat a.txt"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "a\n");
+    for change in ["touch b.txt", "rm a.txt", "git branch topic3"] {
+        let out = env.warden(&["--profile", "readonly", "-c", change]);
+        assert_eq!(out.status.code(), Some(77), "{change}: {}", describe(&out));
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("readonly profile"),
+            "{change}: {}",
+            describe(&out)
+        );
+    }
+    assert!(!env.workspace.join("b.txt").exists() && env.workspace.join("a.txt").exists());
+    // The profile can come from the user configuration too.
+    std::fs::write(
+        env.config.join("warden/config.toml"),
+        "[policy]\nprofile = \"readonly\"\n",
+    )
+    .expect("write config");
+    let out = env.warden(&["-c", "touch b.txt"]);
+    assert_eq!(out.status.code(), Some(77), "{}", describe(&out));
+}
+
+#[test]
+fn the_strict_profile_asks_unless_a_personal_rule_allows() {
+    let env = Env::new();
+    let out = env.warden(&["--profile", "strict", "-c", "cat a.txt"]);
+    assert_eq!(out.status.code(), Some(75), "{}", describe(&out));
+    env.user_policy(
+        "[[rule]]\nid = \"me.cat\"\naction = \"allow\"\nreason = \"reading is fine\"\n[rule.match]\nprogram = [\"cat\"]\n",
+    );
+    let out = env.warden(&["--profile", "strict", "-c", "cat a.txt"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    // Destructive operations stay denied in every profile.
+    let out = env.warden(&["--profile", "strict", "-c", "rm -rf ~"]);
+    assert_eq!(out.status.code(), Some(77), "{}", describe(&out));
+}
+
+#[test]
+fn the_network_setting_refuses_asks_or_gives_the_network() {
+    let env = Env::new();
+    let out = env.warden(&["--network", "-c", "true"]);
+    assert_eq!(
+        out.status.code(),
+        Some(75),
+        "ask by default: {}",
+        describe(&out)
+    );
+    std::fs::write(
+        env.config.join("warden/config.toml"),
+        "[policy]\nnetwork = \"off\"\n",
+    )
+    .expect("write config");
+    let out = env.warden(&["--network", "-c", "true"]);
+    assert_eq!(out.status.code(), Some(77), "{}", describe(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("network setting is off"),
+        "{}",
+        describe(&out)
+    );
+    std::fs::write(
+        env.config.join("warden/config.toml"),
+        "[policy]\nnetwork = \"on\"\n",
+    )
+    .expect("write config");
+    // Given: the sandbox shares the host's interfaces (more than loopback).
+    let out = env.warden(&["--network", "-c", "cat /proc/net/dev"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let interfaces = String::from_utf8_lossy(&out.stdout).lines().skip(2).count();
+    let host = std::fs::read_to_string("/proc/net/dev")
+        .expect("host interfaces")
+        .lines()
+        .skip(2)
+        .count();
+    assert_eq!(interfaces, host, "{}", describe(&out));
+    std::fs::write(
+        env.config.join("warden/config.toml"),
+        "[policy]\nnetwork = \"sometimes\"\n",
+    )
+    .expect("write config");
+    let out = env.warden(&["-c", "true"]);
+    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+}

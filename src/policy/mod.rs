@@ -84,16 +84,89 @@ pub struct Decided {
     pub trace: Vec<Verdict>,
 }
 
+/// The defaults where no rule decided an operation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Profile {
+    /// Reads only: any operation with another effect is refused.
+    Readonly,
+    /// For coding agents: work inside the workspace runs; what leaves the machine asks (the
+    /// shipped rules say which).
+    #[default]
+    Workspace,
+    /// Nothing runs unasked unless a rule allows it.
+    Strict,
+}
+
+impl Profile {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Profile::Readonly => "readonly",
+            Profile::Workspace => "workspace",
+            Profile::Strict => "strict",
+        }
+    }
+
+    pub fn parse(text: &str) -> Result<Profile, String> {
+        match text {
+            "readonly" => Ok(Profile::Readonly),
+            "workspace" => Ok(Profile::Workspace),
+            "strict" => Ok(Profile::Strict),
+            other => Err(format!(
+                "unknown profile `{other}` (readonly, workspace or strict)"
+            )),
+        }
+    }
+}
+
+/// Whether a command may have the host network (`--network`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NetworkSetting {
+    /// Refused.
+    Off,
+    /// A person approves it, per request.
+    #[default]
+    Ask,
+    /// Given when asked for.
+    On,
+}
+
+impl NetworkSetting {
+    pub fn parse(text: &str) -> Result<NetworkSetting, String> {
+        match text {
+            "off" => Ok(NetworkSetting::Off),
+            "ask" => Ok(NetworkSetting::Ask),
+            "on" => Ok(NetworkSetting::On),
+            other => Err(format!(
+                "unknown network setting `{other}` (off, ask or on)"
+            )),
+        }
+    }
+}
+
 /// The loaded rule set.
 #[derive(Clone, Debug)]
 pub struct Policy {
     pub rules: Vec<Rule>,
-    /// SHA-256 over every rule file in force (names and contents): an approval given under one
-    /// revision does not carry over to another.
+    /// SHA-256 over every rule file in force (names and contents), the profile and the network
+    /// setting: an approval given under one revision does not carry over to another.
     pub revision: String,
+    pub profile: Profile,
+    pub network: NetworkSetting,
 }
 
 impl Policy {
+    /// The same rules under another profile and network setting (the revision follows).
+    pub fn with_defaults(mut self, profile: Profile, network: NetworkSetting) -> Policy {
+        use sha2::{Digest, Sha256};
+        self.profile = profile;
+        self.network = network;
+        let mixed = format!("{}:{}:{:?}", self.revision, profile.as_str(), network);
+        self.revision = format!("{:x}", Sha256::digest(mixed.as_bytes()));
+        self
+    }
+
     /// The shipped rules only.
     pub fn shipped() -> Result<Policy, RuleError> {
         Policy::with_files(&[])
@@ -125,6 +198,8 @@ impl Policy {
         Ok(Policy {
             rules: rules::load(extra)?,
             revision: format!("{:x}", hash.finalize()),
+            profile: Profile::default(),
+            network: NetworkSetting::default(),
         })
     }
 }
@@ -277,6 +352,12 @@ pub fn decide(ops: &[Operation], policy: &Policy) -> Decided {
             (Some(s), Some(u)) => strictest([&s, &u].into_iter()).cloned(),
             (s, u) => s.or(u),
         };
+        let chosen = profile_default(policy, op, index, chosen);
+        if let Some(v) = &chosen
+            && v.rule.starts_with("profile.")
+        {
+            trace.push(v.clone());
+        }
         finals.extend(chosen);
     }
     let verdict = strictest(finals.iter())
@@ -292,6 +373,78 @@ pub fn decide(ops: &[Operation], policy: &Policy) -> Decided {
             layer: Layer::Shipped,
         });
     Decided { verdict, trace }
+}
+
+/// The profile's word on an operation: what decides when no rule did, and what the profile
+/// forbids or asks about whatever the rules said (except a personal allow under `strict`, and a
+/// stricter rule, which stand). The network setting answers `--network` itself.
+fn profile_default(
+    policy: &Policy,
+    op: &Operation,
+    index: usize,
+    chosen: Option<Verdict>,
+) -> Option<Verdict> {
+    use crate::classify::Effect;
+    let make = |decision, tier, rule: &str, reason: String, hint: &str| Verdict {
+        decision,
+        tier,
+        rule: rule.to_string(),
+        reason,
+        hint: hint.to_string(),
+        operation: index,
+        fact: None,
+        layer: Layer::Shipped,
+    };
+    if op.facts.iter().any(|f| f.name == "network.requested") {
+        match policy.network {
+            NetworkSetting::Ask => {}
+            NetworkSetting::On => {
+                return chosen.filter(|v| v.rule != "sensitive.network-access");
+            }
+            NetworkSetting::Off => {
+                return Some(make(
+                    Decision::Deny,
+                    Tier::Policy,
+                    "profile.network-off",
+                    "the network setting is off: commands never get the host network".into(),
+                    "work offline, or have a person change the network setting",
+                ));
+            }
+        }
+    }
+    let stricter = |v: Verdict| match &chosen {
+        Some(c) if (c.decision, c.tier) >= (v.decision, v.tier) => chosen.clone(),
+        _ => Some(v),
+    };
+    match policy.profile {
+        Profile::Workspace => chosen,
+        Profile::Readonly if op.effect != Effect::Read => stricter(make(
+            Decision::Deny,
+            Tier::Policy,
+            "profile.readonly",
+            format!(
+                "the readonly profile allows reads only; `{}` {}s",
+                op.program,
+                op.effect.as_str()
+            ),
+            "read and report; a person can run changes, or pick another profile",
+        )),
+        Profile::Readonly => chosen,
+        Profile::Strict => match &chosen {
+            Some(c) if c.decision == Decision::Allow && c.layer.may_allow() => chosen,
+            _ => stricter(make(
+                Decision::Ask,
+                Tier::Policy,
+                "profile.strict",
+                format!(
+                    "the strict profile asks before every operation no rule of yours allows (`{}`, {})",
+                    op.program,
+                    op.effect.as_str()
+                ),
+                "approve this exact command, or allow it in your policy file",
+            )),
+        },
+    }
 }
 
 fn verdict_of(
