@@ -170,6 +170,9 @@ pub enum PolicyAction {
     Show { id: Option<String> },
     /// Check every rule's examples (and FILE's rules, added to the shipped ones).
     Test { file: Option<PathBuf> },
+    /// Find mistakes in your policy files (or FILE): failing examples, rules an earlier rule
+    /// shadows, allows that a catastrophic rule makes moot. Exit 1 when something is found.
+    Lint { file: Option<PathBuf> },
 }
 
 /// Names that select the tool form; anything else is the shell form.

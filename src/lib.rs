@@ -17,6 +17,7 @@ pub mod cli;
 pub mod config;
 pub mod exit;
 pub mod guardrail;
+pub mod lint;
 pub mod output;
 pub mod pipeline;
 pub mod policy;

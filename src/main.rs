@@ -122,6 +122,28 @@ fn git_toplevel(start: &Path) -> Option<PathBuf> {
 /// `$XDG_CONFIG_HOME/warden/policy.toml` (user), the workspace's `.warden/policy.toml` and the
 /// `--rules` files. Every file's examples must pass.
 fn load_policy(global: &Global, workspace: Option<&Path>) -> Result<Policy, Fatal> {
+    let (files, policy) = policy_files(global, workspace)?;
+    if !files.is_empty() {
+        let failures = warden::pipeline::check_examples(&policy, |r| {
+            r.layer != warden::policy::Layer::Shipped
+        });
+        if let Some(first) = failures.first() {
+            return Err(Fatal::usage(format!(
+                "{first} ({} example failure(s); see `warden policy lint`)",
+                failures.len()
+            )));
+        }
+    }
+    Ok(policy)
+}
+
+type LayeredFiles = Vec<(warden::policy::Layer, String, String)>;
+
+/// The policy files of every layer and the policy they make (examples not yet checked).
+fn policy_files(
+    global: &Global,
+    workspace: Option<&Path>,
+) -> Result<(LayeredFiles, Policy), Fatal> {
     use warden::policy::Layer;
     let mut files: Vec<(Layer, String, String)> = Vec::new();
     let mut add = |layer: Layer, path: &Path, required: bool| -> Result<(), Fatal> {
@@ -171,16 +193,7 @@ fn load_policy(global: &Global, workspace: Option<&Path>) -> Result<Policy, Fata
     let policy = Policy::with_layers(&files)
         .map_err(|e| Fatal::usage(e.to_string()))?
         .with_defaults(profile, network);
-    if !files.is_empty() {
-        let failures = warden::pipeline::check_examples(&policy, |r| r.layer != Layer::Shipped);
-        if let Some(first) = failures.first() {
-            return Err(Fatal::usage(format!(
-                "{first} ({} example failure(s); see `warden policy test FILE`)",
-                failures.len()
-            )));
-        }
-    }
-    Ok(policy)
+    Ok((files, policy))
 }
 
 fn evaluator(global: &Global) -> Result<Evaluator, Fatal> {
@@ -796,6 +809,44 @@ fn policy(global: &Global, action: PolicyAction) -> Result<i32, Fatal> {
             };
             write_stdout(out.trim_end())?;
             Ok(exit::OK)
+        }
+        PolicyAction::Lint { file } => {
+            let policy = match file {
+                Some(f) => {
+                    let text = std::fs::read_to_string(&f)
+                        .map_err(|e| Fatal::usage(format!("rule file {}: {e}", f.display())))?;
+                    Policy::with_layers(&[(
+                        warden::policy::Layer::User,
+                        f.display().to_string(),
+                        text,
+                    )])
+                    .map_err(|e| Fatal::usage(e.to_string()))?
+                }
+                None => {
+                    let workspace = context(global).ok().map(|c| c.workspace);
+                    policy_files(global, workspace.as_deref())?.1
+                }
+            };
+            let findings = warden::lint::lint(&policy);
+            let mut out = String::new();
+            for f in &findings {
+                out.push_str(&format!("{f}\n"));
+            }
+            let personal = policy
+                .rules
+                .iter()
+                .filter(|r| r.layer != warden::policy::Layer::Shipped)
+                .count();
+            out.push_str(&format!(
+                "{personal} rules of yours, {} finding(s)",
+                findings.len()
+            ));
+            write_stdout(&out)?;
+            Ok(if findings.is_empty() {
+                exit::OK
+            } else {
+                exit::TEST_FAILED
+            })
         }
         PolicyAction::Test { file } => {
             // FILE is tested as the person's own policy file (it may allow); --rules files as

@@ -351,3 +351,56 @@ fn the_network_setting_refuses_asks_or_gives_the_network() {
     let out = env.warden(&["-c", "true"]);
     assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
 }
+
+#[test]
+fn lint_finds_the_shadowed_and_unreachable_rules_of_a_file() {
+    let env = Env::new();
+    let file = env.config.join("fixture.toml");
+    std::fs::write(
+        &file,
+        r#"
+[[rule]]
+id = "me.git"
+action = "ask"
+reason = "git asks"
+[rule.match]
+program = ["git"]
+
+[[rule]]
+id = "me.git-status"
+action = "allow"
+reason = "status is harmless"
+[rule.match]
+program = ["git"]
+subcommand = ["status"]
+
+[[rule]]
+id = "me.catch-all"
+action = "ask"
+reason = "everything else asks"
+[rule.match]
+program = ["*"]
+
+[[rule]]
+id = "me.cat"
+action = "allow"
+reason = "reading"
+[rule.match]
+program = ["cat"]
+"#,
+    )
+    .expect("write");
+    let file_arg = file.display().to_string();
+    let out = env.warden(&["policy", "lint", &file_arg]);
+    assert_eq!(out.status.code(), Some(1), "{}", describe(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("rule `me.git-status`: never reached: the earlier rule `me.git`")
+            && text.contains("rule `me.cat`: never reached: the earlier rule `me.catch-all`")
+            && text.contains("4 rules of yours, 2 finding(s)"),
+        "{text}"
+    );
+    env.user_policy(ALLOW_TOPIC_BRANCH_DELETES);
+    let out = env.warden(&["policy", "lint"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+}
