@@ -766,7 +766,7 @@ fn explain(global: &Global, command: Option<OsString>, argv: Vec<OsString>) -> R
     let out = if global.json {
         serde_json::to_string_pretty(&report::explain_json(&evaluation)).unwrap_or_default()
     } else {
-        report::explain_text(&evaluation)
+        report::explain_text(&evaluation, Some(&evaluator.policy))
     };
     write_stdout(out.trim_end())?;
     Ok(exit_for(evaluation.decision()))

@@ -92,7 +92,7 @@ pub fn explain_json(ev: &Evaluation) -> Value {
 }
 
 /// The full explanation for people (`explain`).
-pub fn explain_text(ev: &Evaluation) -> String {
+pub fn explain_text(ev: &Evaluation, policy: Option<&Policy>) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "request: {}", ev.request.text());
     let _ = writeln!(
@@ -183,9 +183,13 @@ pub fn explain_text(ev: &Evaluation) -> String {
             .as_deref()
             .map(|f| format!("fact {f}"))
             .unwrap_or_else(|| "operation".into());
+        let at = policy
+            .and_then(|p| p.rules.iter().find(|r| r.id == v.rule))
+            .map(|r| format!(", {}", r.location()))
+            .unwrap_or_default();
         let _ = writeln!(
             out,
-            "  op {} {} → {} ({} {}, {} layer)",
+            "  op {} {} → {} ({} {}, {} layer{at})",
             v.operation + 1,
             on,
             v.rule,
@@ -217,7 +221,7 @@ pub fn rule_list(policy: &Policy) -> String {
             r.tier.as_str(),
             r.decision.as_str(),
             r.layer.as_str(),
-            r.source
+            r.location()
         );
     }
     out

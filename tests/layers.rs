@@ -131,7 +131,8 @@ fn a_user_rule_allows_what_the_shipped_rules_ask_about() {
     let out = env.warden(&["explain", "-c", "git branch -D topic2"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        text.contains("me.topic-branches (ordinary allow, user layer)"),
+        text.contains("me.topic-branches (ordinary allow, user layer, ")
+            && text.contains("warden/policy.toml:3)"),
         "{text}"
     );
 }

@@ -218,7 +218,46 @@ pub struct Rule {
     pub examples: Examples,
     /// The file the rule came from.
     pub source: String,
+    /// The line of its `id` in that file (0 when unknown).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub line: usize,
     pub layer: Layer,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// The line (from 1) of the rule `id` in a TOML rule file's text.
+pub fn locate(text: &str, id: &str) -> Option<usize> {
+    text.lines()
+        .position(|l| {
+            let l = l.trim();
+            l.strip_prefix("id")
+                .map(|rest| rest.trim_start())
+                .and_then(|rest| rest.strip_prefix('='))
+                .map(|rest| rest.trim().trim_matches(['"', '\'']))
+                == Some(id)
+        })
+        .map(|i| i + 1)
+}
+
+impl Rule {
+    /// `file:line` of the rule (the shipped files' text is embedded, so theirs are known too).
+    pub fn location(&self) -> String {
+        let line = if self.line > 0 {
+            Some(self.line)
+        } else {
+            SHIPPED
+                .iter()
+                .find(|(f, _)| *f == self.source)
+                .and_then(|(_, text)| locate(text, &self.id))
+        };
+        match line {
+            Some(n) => format!("{}:{n}", self.source),
+            None => self.source.clone(),
+        }
+    }
 }
 
 /// A rule file problem, naming the file and the rule or key.
@@ -245,7 +284,13 @@ pub fn parse_layer(layer: Layer, file: &str, text: &str) -> Result<Vec<Rule>, Ru
         file: file.to_string(),
         message: e.to_string().trim().replace('\n', " "),
     })?;
-    validate(layer, file, parsed)
+    let mut rules = validate(layer, file, parsed)?;
+    if layer != Layer::Shipped {
+        for rule in &mut rules {
+            rule.line = locate(text, &rule.id).unwrap_or(0);
+        }
+    }
+    Ok(rules)
 }
 
 /// Parses and validates a shipped rule file in its compiled (JSON) form.
@@ -340,6 +385,7 @@ fn validate(layer: Layer, file: &str, parsed: File) -> Result<Vec<Rule>, RuleErr
             conditions: raw.conditions,
             examples: raw.examples,
             source: file.to_string(),
+            line: 0,
             layer,
         });
     }
@@ -377,6 +423,21 @@ pub fn load(extra: &[(Layer, String, String)]) -> Result<Vec<Rule>, RuleError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rules_are_located_by_their_id_line() {
+        let text = "# x\n[[rule]]\nid = \"a.b\"\n[[rule]]\n  id='c'\n";
+        assert_eq!(locate(text, "a.b"), Some(3));
+        assert_eq!(locate(text, "c"), Some(5));
+        assert_eq!(locate(text, "zz"), None);
+        let policy = crate::policy::Policy::shipped().expect("rules");
+        let home = policy
+            .rules
+            .iter()
+            .find(|r| r.id == "catastrophic.delete-home")
+            .expect("rule");
+        assert!(home.location().starts_with("rules/catastrophic.toml:"));
+    }
 
     #[test]
     fn compiled_shipped_rules_match_their_toml_sources() {
