@@ -3,7 +3,7 @@
 //! Findings: an example its rule does not decide (or a `not_match` it does); a rule no request
 //! can reach because an earlier rule of the person's layers matches everything it matches (a
 //! catch-all above it, or a broader twin); an `allow` whose own examples a catastrophic rule
-//! forbids, so it will never allow them.
+//! forbids, so it will never allow them; a rule past its `expires` date.
 
 use crate::classify::paths::glob_match;
 use crate::pipeline::{Evaluator, Request, check_examples, examples_context};
@@ -60,7 +60,14 @@ pub fn lint(policy: &Policy) -> Vec<Finding> {
             .map(|r| r.source.clone())
             .unwrap_or_default()
     };
-    for failure in check_examples(policy, |r| r.layer != Layer::Shipped) {
+    for rule in personal.iter().filter(|r| r.expired()) {
+        out.push(Finding {
+            file: rule.source.clone(),
+            rule: rule.id.clone(),
+            message: "has expired and no longer applies; remove it or move its date".into(),
+        });
+    }
+    for failure in check_examples(policy, |r| r.layer != Layer::Shipped && !r.expired()) {
         out.push(Finding {
             file: source(&failure.rule),
             rule: failure.rule.clone(),

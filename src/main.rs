@@ -125,7 +125,7 @@ fn load_policy(global: &Global, workspace: Option<&Path>) -> Result<Policy, Fata
     let (files, policy) = policy_files(global, workspace)?;
     if !files.is_empty() {
         let failures = warden::pipeline::check_examples(&policy, |r| {
-            r.layer != warden::policy::Layer::Shipped
+            r.layer != warden::policy::Layer::Shipped && !r.expired()
         });
         if let Some(first) = failures.first() {
             return Err(Fatal::usage(format!(

@@ -405,3 +405,26 @@ program = ["cat"]
     let out = env.warden(&["policy", "lint"]);
     assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
 }
+
+#[test]
+fn an_expired_rule_no_longer_applies() {
+    let env = Env::new();
+    env.user_policy(&ALLOW_TOPIC_BRANCH_DELETES.replace(
+        "reason = \"topic branches are mine to delete\"",
+        "reason = \"topic branches are mine to delete\"\nexpires = \"2020-01-01\"",
+    ));
+    let out = env.warden(&["-c", "git branch -D topic1"]);
+    assert_eq!(out.status.code(), Some(75), "{}", describe(&out));
+    let out = env.warden(&["policy", "lint"]);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("has expired"),
+        "{}",
+        describe(&out)
+    );
+    env.user_policy(&ALLOW_TOPIC_BRANCH_DELETES.replace(
+        "reason = \"topic branches are mine to delete\"",
+        "reason = \"topic branches are mine to delete\"\nexpires = \"2999-12-31\"",
+    ));
+    let out = env.warden(&["-c", "git branch -D topic1"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+}

@@ -264,7 +264,13 @@ fn first_user_rule<'a>(
     op: &'a Operation,
 ) -> Option<(&'a Rule, Option<&'a crate::classify::Fact>)> {
     let first_personal = policy.rules.partition_point(|r| r.layer == Layer::Shipped);
-    policy.rules[first_personal..].iter().find_map(|r| {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let live = policy.rules[first_personal..]
+        .iter()
+        .filter(move |r| r.expires.is_none_or(|e| now < e));
+    live.into_iter().find_map(|r| {
         if r.conditions.fact.is_empty() {
             rule_matches_op(r, op).then_some((r, None))
         } else {

@@ -134,6 +134,10 @@ struct RawRule {
     /// Optional in a person's own files.
     #[serde(default)]
     hint: Option<String>,
+    /// When the rule stops applying: `2026-12-31` (the end of that day, UTC) or
+    /// `2026-12-31T18:00:00Z`.
+    #[serde(default)]
+    expires: Option<String>,
     #[serde(rename = "match")]
     conditions: Conditions,
     #[serde(default)]
@@ -218,6 +222,9 @@ pub struct Rule {
     pub examples: Examples,
     /// The file the rule came from.
     pub source: String,
+    /// Unix seconds after which the rule no longer applies.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expires: Option<u64>,
     /// The line of its `id` in that file (0 when unknown).
     #[serde(skip_serializing_if = "is_zero")]
     pub line: usize,
@@ -226,6 +233,39 @@ pub struct Rule {
 
 fn is_zero(n: &usize) -> bool {
     *n == 0
+}
+
+/// Unix seconds of `YYYY-MM-DD` (the end of that day, UTC) or `YYYY-MM-DDTHH:MM:SSZ`.
+pub fn parse_expiry(text: &str) -> Option<u64> {
+    let (date, time) = match text.split_once('T') {
+        Some((d, t)) => (d, Some(t.strip_suffix('Z')?)),
+        None => (text, None),
+    };
+    let mut d = date.split('-').map(|p| p.parse::<i64>().ok());
+    let (y, m, day) = (d.next()??, d.next()??, d.next()??);
+    if d.next().is_some() || !(1..=12).contains(&m) || !(1..=31).contains(&day) {
+        return None;
+    }
+    // Days since 1970-01-01 of a civil date (Howard Hinnant's algorithm).
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    let seconds = match time {
+        None => 86_400,
+        Some(t) => {
+            let mut p = t.split(':').map(|x| x.parse::<i64>().ok());
+            let (h, mi, s) = (p.next()??, p.next()??, p.next()??);
+            if p.next().is_some() || h > 23 || mi > 59 || s > 60 {
+                return None;
+            }
+            h * 3600 + mi * 60 + s
+        }
+    };
+    u64::try_from(days * 86_400 + seconds).ok()
 }
 
 /// The line (from 1) of the rule `id` in a TOML rule file's text.
@@ -243,6 +283,14 @@ pub fn locate(text: &str, id: &str) -> Option<usize> {
 }
 
 impl Rule {
+    /// True once the rule's `expires` time has passed.
+    pub fn expired(&self) -> bool {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        self.expires.is_some_and(|e| now >= e)
+    }
+
     /// `file:line` of the rule (the shipped files' text is embedded, so theirs are known too).
     pub fn location(&self) -> String {
         let line = if self.line > 0 {
@@ -329,6 +377,14 @@ fn validate(layer: Layer, file: &str, parsed: File) -> Result<Vec<Rule>, RuleErr
         if raw.reason.trim().is_empty() {
             return Err(invalid("every rule needs a reason and a hint".into()));
         }
+        let expires = match &raw.expires {
+            None => None,
+            Some(text) => Some(parse_expiry(text).ok_or_else(|| {
+                invalid(format!(
+                    "expires = \"{text}\" is not a date (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ)"
+                ))
+            })?),
+        };
         let tier = match (raw.tier, shipped) {
             (Some(t), _) => t,
             (None, true) => return Err(invalid("a shipped rule needs a tier".into())),
@@ -386,6 +442,7 @@ fn validate(layer: Layer, file: &str, parsed: File) -> Result<Vec<Rule>, RuleErr
             examples: raw.examples,
             source: file.to_string(),
             line: 0,
+            expires,
             layer,
         });
     }
@@ -423,6 +480,22 @@ pub fn load(extra: &[(Layer, String, String)]) -> Result<Vec<Rule>, RuleError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn expiry_dates_parse_to_the_end_of_the_day_or_the_instant() {
+        assert_eq!(parse_expiry("1970-01-01"), Some(86_400));
+        assert_eq!(parse_expiry("2000-03-01T00:00:01Z"), Some(951_868_801));
+        assert_eq!(parse_expiry("2026-11-30T02:00:00Z"), Some(1_796_004_000));
+        for bad in [
+            "soon",
+            "2026-13-01",
+            "2026-11-30T25:00:00Z",
+            "2026-11-30T01:00:00",
+            "",
+        ] {
+            assert_eq!(parse_expiry(bad), None, "{bad}");
+        }
+    }
 
     #[test]
     fn rules_are_located_by_their_id_line() {
