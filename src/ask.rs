@@ -208,12 +208,27 @@ fn prompt(challenge: &Challenge) -> bool {
         let _ = std::io::stdin().lock().read_line(&mut answer);
         let _ = tx.send(answer);
     });
-    match rx.recv_timeout(Duration::from_secs(left)) {
-        Ok(answer) => matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes"),
-        Err(_) => {
+    // The countdown: the prompt line is rewritten every second until an answer or the expiry.
+    let deadline = std::time::Instant::now() + Duration::from_secs(left);
+    loop {
+        let remaining = deadline.saturating_duration_since(std::time::Instant::now());
+        if remaining.is_zero() {
             eprintln!();
             eprintln!("warden: no answer in time");
-            false
+            return false;
+        }
+        match rx.recv_timeout(remaining.min(Duration::from_secs(1))) {
+            Ok(answer) => {
+                return matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes");
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => return false,
+            Err(mpsc::RecvTimeoutError::Timeout) => eprint!(
+                "\r\x1b[KAllow: {}  [{}: {}]  (answer within {}) [y/N] ",
+                challenge.request,
+                challenge.tier,
+                challenge.reason,
+                minutes(remaining.as_secs())
+            ),
         }
     }
 }

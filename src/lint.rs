@@ -37,6 +37,7 @@ fn list_covers(broad: &[String], narrow: &[String]) -> bool {
 fn covers(a: &Rule, b: &Rule) -> bool {
     let (x, y) = (&a.conditions, &b.conditions);
     (x.fact.is_empty() || (!y.fact.is_empty() && y.fact.iter().all(|f| x.fact.contains(f))))
+        && list_covers(&x.tool, &y.tool)
         && list_covers(&x.program, &y.program)
         && list_covers(&x.subcommand, &y.subcommand)
         && (x.effect.is_empty()

@@ -570,3 +570,52 @@ fn repeated_failing_reads_get_guidance_and_hard_stop_refuses_them() {
         describe(&out)
     );
 }
+
+/// Runs warden on a pseudo-terminal (util-linux `script`), typing `answer` after a moment.
+fn at_terminal(env: &Env, args: &str, answer: &str) -> Output {
+    let warden = env!("CARGO_BIN_EXE_warden");
+    let line = format!(
+        "'{warden}' --workspace '{}' {args}",
+        env.workspace.display()
+    );
+    let mut child = Command::new("script")
+        .args(["-qec", &line, "/dev/null"])
+        .env_clear()
+        .env("PATH", PATH)
+        .env("HOME", &env.home)
+        .env("XDG_STATE_HOME", &env.state)
+        .env("XDG_CONFIG_HOME", &env.config)
+        .current_dir(&env.workspace)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("script (util-linux) runs");
+    std::thread::sleep(Duration::from_millis(1500));
+    if let Some(mut stdin) = child.stdin.take() {
+        use std::io::Write;
+        let _ = stdin.write_all(answer.as_bytes());
+    }
+    child.wait_with_output().expect("wait")
+}
+
+#[test]
+fn a_person_at_the_terminal_is_asked_there() {
+    let env = Env::new();
+    let out = at_terminal(&env, "-c 'git branch -D topic1'", "n\n");
+    assert_eq!(out.status.code(), Some(77), "{}", describe(&out));
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        shown.contains("Allow: git branch -D topic1") && shown.contains("[y/N]"),
+        "{}",
+        describe(&out)
+    );
+    assert!(env.has_branch("topic1"), "no means no");
+    // The answer stands for the identical request: it is not asked again.
+    let out = at_terminal(&env, "-c 'git branch -D topic1'", "y\n");
+    assert_eq!(out.status.code(), Some(77), "{}", describe(&out));
+    assert!(env.has_branch("topic1"));
+    let out = at_terminal(&env, "-c 'git branch -D topic2'", "y\n");
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert!(!env.has_branch("topic2"), "yes ran it");
+}

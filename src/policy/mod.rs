@@ -211,9 +211,13 @@ fn matches_list(list: &[String], value: &str) -> bool {
             .any(|p| crate::classify::paths::glob_match(p, value))
 }
 
+/// The tool every request decided here comes through (shell text and `warden run` argv alike).
+pub const SHELL_TOOL: &str = "bash";
+
 fn rule_matches_op(rule: &Rule, op: &Operation) -> bool {
     let c = &rule.conditions;
-    matches_list(&c.program, &op.program)
+    matches_list(&c.tool, SHELL_TOOL)
+        && matches_list(&c.program, &op.program)
         && (c.subcommand.is_empty()
             || op
                 .subcommand

@@ -182,6 +182,9 @@ impl Layer {
 #[derive(Clone, Debug, Default, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Conditions {
+    /// The tool the request came through (globs): `bash` for shell commands and `warden run`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tool: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fact: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -421,6 +424,7 @@ fn validate(layer: Layer, file: &str, parsed: File) -> Result<Vec<Rule>, RuleErr
         }
         let c = &raw.conditions;
         if c.fact.is_empty()
+            && c.tool.is_empty()
             && c.program.is_empty()
             && c.subcommand.is_empty()
             && c.effect.is_empty()
@@ -428,7 +432,7 @@ fn validate(layer: Layer, file: &str, parsed: File) -> Result<Vec<Rule>, RuleErr
             && c.path.is_empty()
         {
             return Err(invalid(
-                "a rule must match on something (fact, program, subcommand, effect, args or path)"
+                "a rule must match on something (tool, fact, program, subcommand, effect, args or path)"
                     .into(),
             ));
         }
