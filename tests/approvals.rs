@@ -619,3 +619,29 @@ fn a_person_at_the_terminal_is_asked_there() {
     assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
     assert!(!env.has_branch("topic2"), "yes ran it");
 }
+
+#[test]
+fn the_notifier_is_told_of_each_new_challenge() {
+    let env = Env::new();
+    let inbox = env.root.join("inbox");
+    std::fs::create_dir_all(&inbox).expect("mkdir");
+    std::fs::create_dir_all(env.config.join("warden")).expect("mkdir");
+    std::fs::write(
+        env.config.join("warden/config.toml"),
+        format!(
+            "[approval]\nnotify = [\"touch\", \"{}/{{id}}\"]\n",
+            inbox.display()
+        ),
+    )
+    .expect("write config");
+    let id = env.ask(DELETE1);
+    let mut told = false;
+    for _ in 0..50 {
+        if inbox.join(&id).exists() {
+            told = true;
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(told, "the notifier did not run for {id}");
+}
