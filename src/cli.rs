@@ -137,6 +137,12 @@ pub enum Command {
     },
     /// List the challenges waiting for an answer.
     Pending,
+    /// Print the tool schemas an agent should be shown under the profile (--profile).
+    Tools {
+        /// json, mcp, openai or anthropic.
+        #[arg(long, default_value = "json")]
+        format: String,
+    },
     /// Show the audit log: one line per decision warden acted on.
     Log {
         /// Only records newer than this (`30m`, `2h`, `7d` as `168h`).
@@ -178,7 +184,7 @@ pub enum PolicyAction {
 /// Names that select the tool form; anything else is the shell form.
 pub const SUBCOMMANDS: &[&str] = &[
     "run", "check", "explain", "policy", "doctor", "selftest", "approve", "deny", "pending", "log",
-    "replay", "help",
+    "replay", "tools", "help",
 ];
 
 /// `120`, `120s`, `500ms`, `2m`, `1h`, `1.5s`.

@@ -27,3 +27,4 @@ pub mod runner;
 pub mod sandbox;
 pub mod shell;
 pub mod sys;
+pub mod tools;

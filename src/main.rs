@@ -623,6 +623,20 @@ fn tool_form(args: Vec<OsString>) -> i32 {
         Command::Approve { id, yes } => answer(&id, true, yes),
         Command::Deny { id } => answer(&id, false, true),
         Command::Pending => pending(&cli.global),
+        Command::Tools { format } => {
+            let profile = match cli.global.profile {
+                Some(p) => Ok(p),
+                None => warden::config::load()
+                    .and_then(|c| c.policy.profile())
+                    .map_err(Fatal::usage),
+            };
+            profile.and_then(|p| {
+                let value = warden::tools::render(&warden::tools::snapshot(p), &format)
+                    .map_err(Fatal::usage)?;
+                write_stdout(&serde_json::to_string_pretty(&value).unwrap_or_default())?;
+                Ok(exit::OK)
+            })
+        }
         Command::Log {
             since,
             decision,

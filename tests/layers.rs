@@ -428,3 +428,31 @@ fn an_expired_rule_no_longer_applies() {
     let out = env.warden(&["-c", "git branch -D topic1"]);
     assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
 }
+
+#[test]
+fn tools_prints_the_capability_snapshot_in_each_format() {
+    let env = Env::new();
+    for (format, name_at) in [
+        ("json", "/0/name"),
+        ("mcp", "/tools/0/name"),
+        ("openai", "/0/function/name"),
+        ("anthropic", "/0/name"),
+    ] {
+        let out = env.warden(&["tools", "--format", format]);
+        assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        assert_eq!(
+            v.pointer(name_at),
+            Some(&serde_json::json!("bash")),
+            "{format}: {v}"
+        );
+    }
+    let out = env.warden(&["--profile", "readonly", "tools"]);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("readonly profile"),
+        "{}",
+        describe(&out)
+    );
+    let out = env.warden(&["tools", "--format", "yaml"]);
+    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+}
