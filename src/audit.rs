@@ -82,6 +82,9 @@ pub struct Record {
     pub output_bytes: Option<u64>,
     /// `sandbox` or `unconfined` (degraded), with the network setting.
     pub confinement: String,
+    /// The layers the run was confined by (`bwrap`, `landlock`, `seccomp`, the process bound).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub layers: Vec<String>,
     pub network: bool,
     pub policy_revision: String,
 }
@@ -220,6 +223,7 @@ pub struct Outcome {
     pub challenge: Option<RecordedChallenge>,
     pub guardrail: Option<String>,
     pub confinement: String,
+    pub layers: Vec<String>,
 }
 
 /// The record of an evaluation and what came of it.
@@ -285,6 +289,7 @@ pub fn record_of(
         duration_ms: outcome.duration_ms,
         output_bytes: outcome.output_bytes,
         confinement: outcome.confinement,
+        layers: outcome.layers,
         network,
         policy_revision: policy_revision.to_string(),
     }
@@ -504,6 +509,7 @@ mod tests {
             duration_ms: 1,
             output_bytes: None,
             confinement: "sandbox".into(),
+            layers: Vec::new(),
             network: false,
             policy_revision: "rev".into(),
         };

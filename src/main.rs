@@ -558,6 +558,25 @@ fn run_authorized(
         Confinement::Sandbox(_) => "sandbox".into(),
         Confinement::Unconfined => "unconfined (degraded)".into(),
     };
+    if let Confinement::Sandbox(config) = &runner.confinement {
+        // Without --allow-degraded the inner stage refuses to run unless Landlock and seccomp
+        // are in force; with it, it names what is missing on stderr.
+        let mut layers = vec!["bwrap".to_string()];
+        if !config.allow_degraded {
+            layers.extend(["landlock".to_string(), "seccomp".to_string()]);
+        }
+        layers.push(
+            if config.pid_namespace_limit {
+                "pid-namespace-limit"
+            } else if rustix::process::geteuid().is_root() {
+                "cgroup-pids"
+            } else {
+                "rlimit-nproc"
+            }
+            .to_string(),
+        );
+        outcome.layers = layers;
+    }
     outcome.output_bytes =
         (runner.max_stdout.is_some() || runner.max_stderr.is_some()).then(|| {
             runner

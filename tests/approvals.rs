@@ -417,6 +417,10 @@ fn every_decision_acted_on_is_recorded_with_secrets_redacted() {
     assert_eq!(allow["exit"], 0);
     assert_eq!(allow["session"], "s1");
     assert_eq!(allow["confinement"], "sandbox");
+    let layers = allow["layers"].as_array().expect("layers");
+    for layer in ["bwrap", "landlock", "seccomp"] {
+        assert!(layers.contains(&serde_json::json!(layer)), "{layers:?}");
+    }
     assert_eq!(deny["decision"], "deny");
     assert_eq!(deny["exit"], 77);
     assert_eq!(deny["rule"], "catastrophic.delete-home");
