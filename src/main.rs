@@ -423,44 +423,14 @@ fn decide_and_run_recorded(
     outcome: &mut warden::audit::Outcome,
 ) -> i32 {
     let decided = evaluation.effective();
-    let authorized = match decided.verdict.decision {
-        Decision::Deny => {
-            if global.json {
-                eprintln!("{}", report::record(evaluation));
-            } else {
-                eprintln!("{}", report::line(decided));
-            }
-            return exit::DENIED;
+    if decided.verdict.decision == Decision::Deny {
+        if global.json {
+            eprintln!("{}", report::record(evaluation));
+        } else {
+            eprintln!("{}", report::line(decided));
         }
-        Decision::Allow => evaluation.authorize(),
-        Decision::Ask => {
-            if global.json {
-                eprintln!("{}", report::record(evaluation));
-            }
-            let asking = warden::ask::Asking {
-                workspace: &evaluator.ctx.workspace,
-                cwd: &evaluator.ctx.cwd,
-                network: global.network,
-                policy_revision: &evaluator.policy.revision,
-                non_interactive: global.non_interactive || warden::ask::ci(),
-                wait: global.wait,
-            };
-            let (consent, challenge) = warden::ask::consent(evaluation, &asking);
-            outcome.challenge = challenge;
-            match consent {
-                Ok(consent) => evaluation.authorize_with(consent),
-                Err(code) => return code,
-            }
-        }
-    };
-    if let Some(r) = &evaluation.remediation {
-        eprintln!("{}", r.disclosure);
+        return exit::DENIED;
     }
-    let Some(authorized) = authorized else {
-        // Unreachable: allowed or approved requests are authorised; refusing is the safe reading.
-        eprintln!("warden: internal error: the request was not authorised");
-        return exit::INTERNAL;
-    };
     // Loop guardrail: an identical request that keeps failing is not simply run again.
     let digest = warden::approval::digest(
         &evaluation.plan(),
@@ -495,6 +465,38 @@ fn decide_and_run_recorded(
             }
         }
     }
+    let authorized = match decided.verdict.decision {
+        // Refused above, before the guardrail.
+        Decision::Deny => return exit::DENIED,
+        Decision::Allow => evaluation.authorize(),
+        Decision::Ask => {
+            if global.json {
+                eprintln!("{}", report::record(evaluation));
+            }
+            let asking = warden::ask::Asking {
+                workspace: &evaluator.ctx.workspace,
+                cwd: &evaluator.ctx.cwd,
+                network: global.network,
+                policy_revision: &evaluator.policy.revision,
+                non_interactive: global.non_interactive || warden::ask::ci(),
+                wait: global.wait,
+            };
+            let (consent, challenge) = warden::ask::consent(evaluation, &asking);
+            outcome.challenge = challenge;
+            match consent {
+                Ok(consent) => evaluation.authorize_with(consent),
+                Err(code) => return code,
+            }
+        }
+    };
+    if let Some(r) = &evaluation.remediation {
+        eprintln!("{}", r.disclosure);
+    }
+    let Some(authorized) = authorized else {
+        // Unreachable: allowed or approved requests are authorised; refusing is the safe reading.
+        eprintln!("warden: internal error: the request was not authorised");
+        return exit::INTERNAL;
+    };
     let code = run_authorized(evaluator, global, &authorized, outcome);
     if let Some(g) = &guard
         && let Err(e) = g.record(&digest, code)

@@ -649,3 +649,33 @@ fn the_notifier_is_told_of_each_new_challenge() {
     }
     assert!(told, "the notifier did not run for {id}");
 }
+
+#[test]
+fn an_approval_is_not_spent_on_a_request_the_guardrail_refuses() {
+    let env = Env::new();
+    // A sensitive write that fails: `git branch -D` of a branch that does not exist.
+    let failing = ["--session", "g4", "-c", "git branch -D ghost"];
+    for _ in 0..2 {
+        let id = env.ask(&failing);
+        env.approve(&id);
+        let out = env.warden(&failing);
+        assert_ne!(out.status.code(), Some(0), "{}", describe(&out));
+    }
+    // The guardrail (strict here: git's deletion of a branch is not a file write) now refuses
+    // before anything is asked or consumed.
+    let out = env.warden(&[
+        "--session",
+        "g4",
+        "--hard-stop",
+        "-c",
+        "git branch -D ghost",
+    ]);
+    assert_eq!(out.status.code(), Some(77), "{}", describe(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("[guardrail] blocked"), "{}", describe(&out));
+    assert!(
+        !err.contains("warden approve"),
+        "no challenge was made: {}",
+        describe(&out)
+    );
+}
