@@ -86,22 +86,24 @@ fn consent_inner(
     let config = crate::config::load().map_err(&refuse)?;
     let expiry = config.approval.expiry().map_err(&refuse)?;
     let digest = approval::digest(&ev.plan(), asking.workspace, asking.cwd, asking.network);
+    // A new challenge, with the person told of it.
+    let new_challenge = || -> Result<Challenge, i32> {
+        let made = store
+            .create(
+                ev,
+                asking.workspace,
+                asking.cwd,
+                asking.network,
+                asking.policy_revision,
+                expiry,
+            )
+            .map_err(|e| refuse(e.to_string()))?;
+        notify(&config.approval.notify, &made);
+        Ok(made)
+    };
     let mut challenge = match store.find(&digest, asking.policy_revision) {
         Some(found) => found,
-        None => {
-            let made = store
-                .create(
-                    ev,
-                    asking.workspace,
-                    asking.cwd,
-                    asking.network,
-                    asking.policy_revision,
-                    expiry,
-                )
-                .map_err(|e| refuse(e.to_string()))?;
-            notify(&config.approval.notify, &made);
-            made
-        }
+        None => new_challenge()?,
     };
     if challenge.state == State::Pending && person_at_terminal() {
         let yes = prompt(&challenge);
@@ -119,17 +121,7 @@ fn consent_inner(
             Err(
                 approval::ApprovalError::NotPending { .. } | approval::ApprovalError::Expired(_),
             ) => {
-                challenge = store
-                    .create(
-                        ev,
-                        asking.workspace,
-                        asking.cwd,
-                        asking.network,
-                        asking.policy_revision,
-                        expiry,
-                    )
-                    .map_err(|e| refuse(e.to_string()))?;
-                notify(&config.approval.notify, &challenge);
+                challenge = new_challenge()?;
                 *seen = Some(challenge.clone());
             }
             Err(e) => return Err(refuse(e.to_string())),

@@ -386,14 +386,20 @@ fn decide_and_run(evaluator: &mut Evaluator, global: &Global, request: Request) 
         confinement: "none".into(),
         ..Default::default()
     };
-    let code = decide_and_run_recorded(evaluator, global, &evaluation, &mut outcome);
-    outcome.exit = code;
-    outcome.duration_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
     let session = global.session.clone().or_else(|| {
         std::env::var("WARDEN_SESSION")
             .ok()
             .filter(|s| !s.is_empty())
     });
+    let code = decide_and_run_recorded(
+        evaluator,
+        global,
+        &evaluation,
+        session.as_deref(),
+        &mut outcome,
+    );
+    outcome.exit = code;
+    outcome.duration_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
     let record = warden::audit::record_of(
         &evaluation,
         session.as_deref(),
@@ -420,6 +426,7 @@ fn decide_and_run_recorded(
     evaluator: &mut Evaluator,
     global: &Global,
     evaluation: &Evaluation,
+    session: Option<&str>,
     outcome: &mut warden::audit::Outcome,
 ) -> i32 {
     let decided = evaluation.effective();
@@ -438,13 +445,7 @@ fn decide_and_run_recorded(
         &evaluator.ctx.cwd,
         global.network,
     );
-    let session = global.session.clone().or_else(|| {
-        std::env::var("WARDEN_SESSION")
-            .ok()
-            .filter(|s| !s.is_empty())
-    });
-    let guard =
-        warden::guardrail::Guard::open(&warden::guardrail::session_name(session.as_deref()));
+    let guard = warden::guardrail::Guard::open(&warden::guardrail::session_name(session));
     let mutating = evaluation.operations.iter().any(|op| {
         matches!(
             op.effect,

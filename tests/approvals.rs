@@ -4,9 +4,13 @@
 //! The request under approval is `git branch -D NAME` (sensitive: it destroys a branch), whose
 //! effect is plain to see on the host: the branch is gone or it is not.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
+
+mod common;
+
+use common::{describe, git, has_branch, repository_with_topic_branches};
 
 const PATH: &str = "/usr/local/bin:/usr/bin:/bin";
 
@@ -17,20 +21,6 @@ struct Env {
     home: PathBuf,
     state: PathBuf,
     config: PathBuf,
-}
-
-fn git(dir: &Path, args: &[&str]) -> Output {
-    let out = Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_AUTHOR_NAME", "t")
-        .env("GIT_AUTHOR_EMAIL", "t@t")
-        .env("GIT_COMMITTER_NAME", "t")
-        .env("GIT_COMMITTER_EMAIL", "t@t")
-        .output()
-        .expect("git runs");
-    assert!(out.status.success(), "git {args:?}: {}", describe(&out));
-    out
 }
 
 impl Env {
@@ -47,13 +37,7 @@ impl Env {
         for d in [&workspace, &home, &state, &config] {
             std::fs::create_dir_all(d).expect("mkdir");
         }
-        git(&workspace, &["init", "-q", "-b", "main"]);
-        std::fs::write(workspace.join("a.txt"), "a\n").expect("write");
-        git(&workspace, &["add", "a.txt"]);
-        git(&workspace, &["commit", "-qm", "a"]);
-        for branch in ["topic1", "topic2"] {
-            git(&workspace, &["branch", branch]);
-        }
+        repository_with_topic_branches(&workspace);
         Env {
             _dir: dir,
             root,
@@ -84,8 +68,7 @@ impl Env {
     }
 
     fn has_branch(&self, name: &str) -> bool {
-        let out = git(&self.workspace, &["branch", "--list", name]);
-        !String::from_utf8_lossy(&out.stdout).trim().is_empty()
+        has_branch(&self.workspace, name)
     }
 
     /// Asks for `git branch -D NAME`; returns the challenge id warden printed.
@@ -99,15 +82,6 @@ impl Env {
         let out = self.warden(&["approve", id, "--yes"]);
         assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
     }
-}
-
-fn describe(out: &Output) -> String {
-    format!(
-        "exit {:?}\nstdout: {}\nstderr: {}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
 }
 
 fn challenge_of(out: &Output) -> String {

@@ -2,8 +2,12 @@
 //! allow what the shipped rules ask about, never what they forbid as catastrophic; the
 //! workspace's file (which the agent could edit) only tightens.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
+
+mod common;
+
+use common::{describe, has_branch, repository_with_topic_branches};
 
 const PATH: &str = "/usr/local/bin:/usr/bin:/bin";
 
@@ -12,20 +16,6 @@ struct Env {
     workspace: PathBuf,
     home: PathBuf,
     config: PathBuf,
-}
-
-fn git(dir: &Path, args: &[&str]) -> Output {
-    let out = Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_AUTHOR_NAME", "t")
-        .env("GIT_AUTHOR_EMAIL", "t@t")
-        .env("GIT_COMMITTER_NAME", "t")
-        .env("GIT_COMMITTER_EMAIL", "t@t")
-        .output()
-        .expect("git runs");
-    assert!(out.status.success(), "git {args:?}");
-    out
 }
 
 impl Env {
@@ -41,13 +31,7 @@ impl Env {
         for d in [&workspace, &home, &config.join("warden")] {
             std::fs::create_dir_all(d).expect("mkdir");
         }
-        git(&workspace, &["init", "-q", "-b", "main"]);
-        std::fs::write(workspace.join("a.txt"), "a\n").expect("write");
-        git(&workspace, &["add", "a.txt"]);
-        git(&workspace, &["commit", "-qm", "a"]);
-        for branch in ["topic1", "topic2"] {
-            git(&workspace, &["branch", branch]);
-        }
+        repository_with_topic_branches(&workspace);
         Env {
             _dir: dir,
             workspace,
@@ -81,18 +65,8 @@ impl Env {
     }
 
     fn has_branch(&self, name: &str) -> bool {
-        let out = git(&self.workspace, &["branch", "--list", name]);
-        !String::from_utf8_lossy(&out.stdout).trim().is_empty()
+        has_branch(&self.workspace, name)
     }
-}
-
-fn describe(out: &Output) -> String {
-    format!(
-        "exit {:?}\nstdout: {}\nstderr: {}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
 }
 
 const ALLOW_TOPIC_BRANCH_DELETES: &str = r#"

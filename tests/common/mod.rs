@@ -90,3 +90,46 @@ pub fn write(path: &Path, text: &str) {
     }
     std::fs::write(path, text).expect("write fixture file");
 }
+
+/// Runs git in `dir` with a fixed identity; a failure fails the test.
+pub fn git(dir: &Path, args: &[&str]) -> std::process::Output {
+    let out = std::process::Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@t")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@t")
+        .output()
+        .expect("git runs");
+    assert!(out.status.success(), "git {args:?}: {}", describe(&out));
+    out
+}
+
+/// A repository in `workspace` with one commit on `main` and the branches `topic1`, `topic2`
+/// (deleting a branch is a sensitive request whose effect is plain to see).
+pub fn repository_with_topic_branches(workspace: &Path) {
+    git(workspace, &["init", "-q", "-b", "main"]);
+    std::fs::write(workspace.join("a.txt"), "a\n").expect("write");
+    git(workspace, &["add", "a.txt"]);
+    git(workspace, &["commit", "-qm", "a"]);
+    for branch in ["topic1", "topic2"] {
+        git(workspace, &["branch", branch]);
+    }
+}
+
+/// True when the repository in `workspace` has the branch.
+pub fn has_branch(workspace: &Path, name: &str) -> bool {
+    let out = git(workspace, &["branch", "--list", name]);
+    !String::from_utf8_lossy(&out.stdout).trim().is_empty()
+}
+
+/// A process's exit status and output, for assertion messages.
+pub fn describe(out: &std::process::Output) -> String {
+    format!(
+        "exit {:?}\nstdout: {}\nstderr: {}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
