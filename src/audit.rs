@@ -80,6 +80,12 @@ pub struct Record {
     /// Bytes the command wrote to stdout and stderr, when warden carried them (not a terminal).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output_bytes: Option<u64>,
+    /// SHA-256 of everything the command wrote to stdout, then to stderr (including what the
+    /// output budget kept from the caller), when warden carried them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stdout_sha256: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stderr_sha256: Option<String>,
     /// `sandbox` or `unconfined` (degraded), with the network setting.
     pub confinement: String,
     /// The layers the run was confined by (`bwrap`, `landlock`, `seccomp`, the process bound).
@@ -219,7 +225,7 @@ fn redact_request(request: &Request) -> Request {
 pub struct Outcome {
     pub exit: i32,
     pub duration_ms: u64,
-    pub output_bytes: Option<u64>,
+    pub output: Option<crate::runner::OutputSummary>,
     pub challenge: Option<RecordedChallenge>,
     pub guardrail: Option<String>,
     pub confinement: String,
@@ -287,7 +293,9 @@ pub fn record_of(
         guardrail: outcome.guardrail,
         exit: outcome.exit,
         duration_ms: outcome.duration_ms,
-        output_bytes: outcome.output_bytes,
+        output_bytes: outcome.output.as_ref().map(|o| o.bytes),
+        stdout_sha256: outcome.output.as_ref().map(|o| o.stdout_sha256.clone()),
+        stderr_sha256: outcome.output.as_ref().map(|o| o.stderr_sha256.clone()),
         confinement: outcome.confinement,
         layers: outcome.layers,
         network,
@@ -508,6 +516,8 @@ mod tests {
             exit: 0,
             duration_ms: 1,
             output_bytes: None,
+            stdout_sha256: None,
+            stderr_sha256: None,
             confinement: "sandbox".into(),
             layers: Vec::new(),
             network: false,

@@ -30,7 +30,15 @@ fn list_covers(broad: &[String], narrow: &[String]) -> bool {
         || (!narrow.is_empty()
             && narrow
                 .iter()
-                .all(|n| broad.iter().any(|b| b == n || glob_match(b, n))))
+                .all(|n| broad.iter().any(|b| pattern_covers(b, n))))
+}
+
+/// Whether pattern `b` matches everything pattern `n` matches (conservatively: a regex is
+/// covered only by itself or by a bare `*`/`**`, and covers only itself).
+fn pattern_covers(b: &str, n: &str) -> bool {
+    b == n
+        || matches!(b, "*" | "**")
+        || (!b.starts_with("re:") && !n.starts_with("re:") && glob_match(b, n))
 }
 
 /// True when `a` matches every operation `b` matches.
@@ -44,6 +52,7 @@ fn covers(a: &Rule, b: &Rule) -> bool {
             || (!y.effect.is_empty() && y.effect.iter().all(|e| x.effect.contains(e))))
         && list_covers(&x.args, &y.args)
         && list_covers(&x.path, &y.path)
+        && (x.network.is_none() || x.network == y.network)
 }
 
 /// Lints the person's layers of `policy`.
@@ -127,6 +136,24 @@ mod tests {
 
     fn policy(text: &str) -> Policy {
         Policy::with_layers(&[(Layer::User, "mine.toml".into(), text.into())]).expect("loads")
+    }
+
+    #[test]
+    fn regular_expressions_are_compared_conservatively() {
+        assert!(pattern_covers("re:^a", "re:^a"));
+        assert!(pattern_covers("*", "re:^a"));
+        assert!(!pattern_covers("re*", "re:^a"), "a glob is not a regex");
+        assert!(
+            !pattern_covers("re:.*", "ls"),
+            "no claim about a regex's reach"
+        );
+        assert!(pattern_covers("l*", "ls"));
+        let p = policy(
+            "[[rule]]\nid='a'\naction='ask'\nreason='r'\n[rule.match]\nargs=['re:^-f']\n[[rule]]\nid='b'\naction='allow'\nreason='r'\n[rule.match]\nargs=['re:^-f']\nnetwork=true\n[[rule]]\nid='c'\naction='allow'\nreason='r'\n[rule.match]\nargs=['re:^-g']\n",
+        );
+        let findings = lint(&p);
+        assert_eq!(findings.len(), 1, "{findings:?}");
+        assert_eq!(findings[0].rule, "b");
     }
 
     #[test]

@@ -580,12 +580,8 @@ fn run_authorized(
         );
         outcome.layers = layers;
     }
-    outcome.output_bytes =
-        (runner.max_stdout.is_some() || runner.max_stderr.is_some()).then(|| {
-            runner
-                .output_bytes
-                .load(std::sync::atomic::Ordering::Relaxed)
-        });
+    outcome.output = (runner.max_stdout.is_some() || runner.max_stderr.is_some())
+        .then(|| runner.output.summary());
     match result {
         Ok(ran) => {
             if ran == warden::runner::Outcome::TimedOut {
@@ -646,14 +642,10 @@ fn tool_form(args: Vec<OsString>) -> i32 {
         Command::Deny { id } => answer(&id, false, true),
         Command::Pending => pending(&cli.global),
         Command::Tools { format } => {
-            let profile = match cli.global.profile {
-                Some(p) => Ok(p),
-                None => warden::config::load()
-                    .and_then(|c| c.policy.profile())
-                    .map_err(Fatal::usage),
-            };
-            profile.and_then(|p| {
-                let value = warden::tools::render(&warden::tools::snapshot(p), &format)
+            let policy =
+                context(&cli.global).and_then(|ctx| load_policy(&cli.global, Some(&ctx.workspace)));
+            policy.and_then(|policy| {
+                let value = warden::tools::render(&warden::tools::snapshot(&policy), &format)
                     .map_err(Fatal::usage)?;
                 write_stdout(&serde_json::to_string_pretty(&value).unwrap_or_default())?;
                 Ok(exit::OK)
@@ -1100,6 +1092,15 @@ fn replay(global: &Global, id: &str) -> Result<i32, Fatal> {
     );
     if !record.rules.is_empty() {
         println!("       rules matched: {}", record.rules.join(", "));
+    }
+    if let Some(bytes) = record.output_bytes {
+        println!(
+            "       exit {} after {} ms; {bytes} bytes of output (stdout sha256 {}, stderr sha256 {})",
+            record.exit,
+            record.duration_ms,
+            record.stdout_sha256.as_deref().unwrap_or("-"),
+            record.stderr_sha256.as_deref().unwrap_or("-"),
+        );
     }
     println!(
         "today: {} [{}] by {}: {}",

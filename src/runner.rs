@@ -89,8 +89,8 @@ pub struct Runner {
     /// a terminal).
     pub max_stdout: Option<usize>,
     pub max_stderr: Option<usize>,
-    /// Bytes of output carried through warden (when capped), summed over runs.
-    pub output_bytes: Arc<std::sync::atomic::AtomicU64>,
+    /// What the commands printed through warden (when capped), over every run.
+    pub output: Arc<OutputTally>,
 }
 
 impl Runner {
@@ -102,7 +102,7 @@ impl Runner {
             confinement,
             max_stdout: None,
             max_stderr: None,
-            output_bytes: Arc::default(),
+            output: Arc::default(),
         }
     }
 
@@ -212,14 +212,14 @@ impl Runner {
         let mut copiers = Vec::new();
         if let (Some(max), Some(pipe)) = (self.max_stdout, child.stdout.take()) {
             copiers.push(spawn_copier(
-                Counting(pipe, Arc::clone(&self.output_bytes)),
+                Counting(pipe, Arc::clone(&self.output), Stream::Stdout),
                 max,
                 false,
             ));
         }
         if let (Some(max), Some(pipe)) = (self.max_stderr, child.stderr.take()) {
             copiers.push(spawn_copier(
-                Counting(pipe, Arc::clone(&self.output_bytes)),
+                Counting(pipe, Arc::clone(&self.output), Stream::Stderr),
                 max,
                 true,
             ));
@@ -410,13 +410,72 @@ fn caught_signal() -> Arc<AtomicUsize> {
 }
 
 /// Copies one of the command's streams to warden's own, within the budget, on its own thread.
-/// A reader that adds what it reads to a shared count.
-struct Counting<R>(R, Arc<std::sync::atomic::AtomicU64>);
+/// One of a command's output streams.
+#[derive(Clone, Copy, Debug)]
+pub enum Stream {
+    Stdout,
+    Stderr,
+}
+
+/// The bytes a command's streams carried and their SHA-256 (all of them, including what the
+/// budget dropped), for the audit record.
+#[derive(Debug, Default)]
+pub struct OutputTally {
+    bytes: std::sync::atomic::AtomicU64,
+    // One lock per stream: the two copier threads never wait for each other.
+    stdout: std::sync::Mutex<sha2::Sha256>,
+    stderr: std::sync::Mutex<sha2::Sha256>,
+}
+
+/// The totals of a tally.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutputSummary {
+    pub bytes: u64,
+    pub stdout_sha256: String,
+    pub stderr_sha256: String,
+}
+
+impl OutputTally {
+    fn add(&self, stream: Stream, chunk: &[u8]) {
+        use sha2::Digest;
+        self.bytes.fetch_add(chunk.len() as u64, Ordering::Relaxed);
+        let hasher = match stream {
+            Stream::Stdout => &self.stdout,
+            Stream::Stderr => &self.stderr,
+        };
+        hasher
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .update(chunk);
+    }
+
+    /// The byte count and each stream's digest so far.
+    pub fn summary(&self) -> OutputSummary {
+        use sha2::Digest;
+        let hex = |h: &std::sync::Mutex<sha2::Sha256>| -> String {
+            h.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .clone()
+                .finalize()
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect()
+        };
+        OutputSummary {
+            bytes: self.bytes.load(Ordering::Relaxed),
+            stdout_sha256: hex(&self.stdout),
+            stderr_sha256: hex(&self.stderr),
+        }
+    }
+}
+
+/// A reader that adds what it reads to a tally.
+struct Counting<R>(R, Arc<OutputTally>, Stream);
 
 impl<R: std::io::Read> std::io::Read for Counting<R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         let n = self.0.read(buf)?;
-        self.1.fetch_add(n as u64, Ordering::Relaxed);
+        self.1.add(self.2, &buf[..n]);
         Ok(n)
     }
 }

@@ -5,7 +5,7 @@
 
 use serde_json::{Value, json};
 
-use crate::policy::Profile;
+use crate::policy::{Policy, Profile};
 
 /// One tool as an agent sees it.
 #[derive(Clone, Debug, PartialEq)]
@@ -15,8 +15,15 @@ pub struct Tool {
     pub input_schema: Value,
 }
 
-/// The tools of a profile.
-pub fn snapshot(profile: Profile) -> Vec<Tool> {
+/// The tools of the policy's profile, less those its rules refuse for every argument.
+pub fn snapshot(policy: &Policy) -> Vec<Tool> {
+    let mut tools = all_tools(policy.profile);
+    tools.retain(|t| !policy.denies_every_call(t.name));
+    tools
+}
+
+/// Every tool a profile offers.
+fn all_tools(profile: Profile) -> Vec<Tool> {
     let scope = match profile {
         Profile::Readonly => {
             " The readonly profile runs commands that only read; anything that writes, deletes, executes programs or reaches the network is refused."
@@ -87,7 +94,7 @@ mod tests {
 
     #[test]
     fn every_format_carries_the_same_schema() {
-        let tools = snapshot(Profile::Workspace);
+        let tools = all_tools(Profile::Workspace);
         for (format, pointer) in [
             ("json", "/0/input_schema"),
             ("mcp", "/tools/0/inputSchema"),
@@ -107,10 +114,41 @@ mod tests {
     #[test]
     fn the_profile_is_described() {
         assert!(
-            snapshot(Profile::Readonly)[0]
+            all_tools(Profile::Readonly)[0]
                 .description
                 .contains("readonly")
         );
-        assert!(snapshot(Profile::Strict)[0].description.contains("strict"));
+        assert!(all_tools(Profile::Strict)[0].description.contains("strict"));
+    }
+
+    fn policy(text: &str) -> Policy {
+        Policy::with_layers(&[(crate::policy::Layer::User, "mine.toml".into(), text.into())])
+            .expect("policy")
+    }
+
+    const DENY_BASH: &str = "[[rule]]\nid='no-shell'\naction='deny'\nreason='no shell here'\n[rule.match]\ntool=['bash']\n";
+
+    #[test]
+    fn a_tool_denied_for_every_argument_is_left_out() {
+        let names = |p: &Policy| snapshot(p).iter().map(|t| t.name).collect::<Vec<_>>();
+        assert_eq!(names(&Policy::shipped().expect("rules")), ["bash"]);
+        assert!(names(&policy(DENY_BASH)).is_empty());
+        // A rule that lets some calls through first keeps the tool (and is what decides them).
+        let git_first = format!(
+            "[[rule]]\nid='git'\naction='allow'\nreason='git is fine'\n[rule.match]\nprogram=['git']\n{DENY_BASH}"
+        );
+        assert_eq!(names(&policy(&git_first)), ["bash"]);
+        // A conditional deny before the catch-all changes nothing.
+        let conditional = format!(
+            "[[rule]]\nid='no-curl'\naction='deny'\nreason='r'\n[rule.match]\nprogram=['curl']\n{DENY_BASH}"
+        );
+        assert!(names(&policy(&conditional)).is_empty());
+        // Another tool's deny, or an expired one, leaves bash in.
+        assert_eq!(
+            names(&policy(&DENY_BASH.replace("['bash']", "['write_*']"))),
+            ["bash"]
+        );
+        let expired = DENY_BASH.replace("reason=", "expires='2020-01-01'\nreason=");
+        assert_eq!(names(&policy(&expired)), ["bash"]);
     }
 }

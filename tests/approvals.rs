@@ -376,6 +376,10 @@ fn audit_lines(env: &Env) -> Vec<serde_json::Value> {
         .collect()
 }
 
+fn out_of(record: &serde_json::Value, key: &str) -> String {
+    record[key].to_string()
+}
+
 #[test]
 fn every_decision_acted_on_is_recorded_with_secrets_redacted() {
     let env = Env::new();
@@ -391,6 +395,20 @@ fn every_decision_acted_on_is_recorded_with_secrets_redacted() {
     assert_eq!(allow["exit"], 0);
     assert_eq!(allow["session"], "s1");
     assert_eq!(allow["confinement"], "sandbox");
+    // What the command printed is sized and digested (the caller saw it, the log did not).
+    assert_eq!(out_of(&records[0], "output_bytes"), "20");
+    let sha = |b: &[u8]| -> String {
+        use sha2::Digest;
+        sha2::Sha256::digest(b)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    };
+    assert_eq!(
+        allow["stdout_sha256"].as_str(),
+        Some(sha(b"--password=hunter22\n").as_str())
+    );
+    assert_eq!(allow["stderr_sha256"].as_str(), Some(sha(b"").as_str()));
     let layers = allow["layers"].as_array().expect("layers");
     for layer in ["bwrap", "landlock", "seccomp"] {
         assert!(layers.contains(&serde_json::json!(layer)), "{layers:?}");
@@ -457,7 +475,9 @@ fn replay_decides_a_recorded_request_again_without_running_it() {
     assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        text.contains("the same decision, under the same policy"),
+        text.contains("the same decision, under the same policy")
+            && text.contains("exit 0 after ")
+            && text.contains("0 bytes of output (stdout sha256 e3b0c442"),
         "{text}"
     );
     assert!(

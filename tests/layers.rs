@@ -430,3 +430,117 @@ fn tools_prints_the_capability_snapshot_in_each_format() {
     let out = env.warden(&["tools", "--format", "yaml"]);
     assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
 }
+
+#[test]
+fn argument_and_path_conditions_take_regular_expressions() {
+    let env = Env::new();
+    env.user_policy(
+        r#"
+[[rule]]
+id = "me.numbered-topics"
+action = "allow"
+reason = "numbered topic branches are mine"
+[rule.match]
+program = ["git"]
+args = ['re:^topic[0-9]+$']
+[rule.examples]
+match = ["git branch -D topic12"]
+not_match = ["git branch -D topicx", "git branch -D main-topic1"]
+
+[[rule]]
+id = "me.no-generated"
+action = "deny"
+reason = "generated files are rebuilt, not edited"
+hint = "change the generator"
+[rule.match]
+effect = ["write"]
+path = ['re:/gen/[^/]+\.rs$']
+"#,
+    );
+    let out = env.warden(&["-c", "git branch -D topic1"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert!(!env.has_branch("topic1"));
+    std::fs::create_dir_all(env.workspace.join("src/gen")).expect("mkdir");
+    let out = env.warden(&["-c", "touch src/other/../gen/x.rs"]);
+    assert_eq!(out.status.code(), Some(77), "{}", describe(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("blocked: generated files are rebuilt, not edited"),
+        "{}",
+        describe(&out)
+    );
+    let out = env.warden(&["-c", "touch src/gen/x.txt"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+
+    env.user_policy(
+        "[[rule]]\nid = \"me.bad\"\naction = \"ask\"\nreason = \"r\"\n[rule.match]\nargs = ['re:(unclosed']\n",
+    );
+    let out = env.warden(&["-c", "true"]);
+    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("policy.toml: rule `me.bad`: `re:(unclosed` is not a regular expression"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_network_condition_tells_requests_with_the_host_network_from_those_without() {
+    let env = Env::new();
+    env.user_policy(
+        r#"
+[[rule]]
+id = "me.network"
+action = "allow"
+reason = "this machine may use the network"
+[rule.match]
+fact = ["network.requested"]
+
+[[rule]]
+id = "me.no-git-online"
+action = "deny"
+reason = "git talks to remotes only through a person"
+hint = "run git offline"
+[rule.match]
+program = ["git"]
+network = true
+"#,
+    );
+    let out = env.warden(&["--network", "-c", "git status --short"]);
+    assert_eq!(out.status.code(), Some(77), "{}", describe(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(
+            "[policy] blocked: git talks to remotes only through a person — run git offline"
+        ),
+        "{}",
+        describe(&out)
+    );
+    let out = env.warden(&["-c", "git status --short"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let out = env.warden(&["--network", "-c", "true"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+}
+
+#[test]
+fn tools_leaves_out_a_tool_the_rules_deny_for_every_argument() {
+    let env = Env::new();
+    let names = |out: &Output| -> Vec<String> {
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        v.as_array()
+            .expect("array")
+            .iter()
+            .map(|t| t["name"].as_str().expect("name").to_string())
+            .collect()
+    };
+    let out = env.warden(&["tools"]);
+    assert_eq!(names(&out), ["bash"], "{}", describe(&out));
+    env.workspace_policy(
+        "[[rule]]\nid = \"project.no-shell\"\naction = \"deny\"\nreason = \"this project takes no shell commands\"\n[rule.match]\ntool = [\"bash\"]\n",
+    );
+    let out = env.warden(&["tools"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert!(names(&out).is_empty(), "{}", describe(&out));
+    // And the rule the snapshot reflects is the one that decides a call anyway.
+    let out = env.warden(&["-c", "ls"]);
+    assert_eq!(out.status.code(), Some(77), "{}", describe(&out));
+}

@@ -204,26 +204,59 @@ impl Policy {
     }
 }
 
-fn matches_list(list: &[String], value: &str) -> bool {
-    list.is_empty()
-        || list
-            .iter()
-            .any(|p| crate::classify::paths::glob_match(p, value))
+impl Policy {
+    /// Whether the person's rules refuse every call of `tool`, whatever its arguments: going
+    /// through their live rules in order, a `deny` whose only condition names the tool comes
+    /// before any rule that could decide a call of it otherwise.
+    pub fn denies_every_call(&self, tool: &str) -> bool {
+        let first_personal = self.rules.partition_point(|r| r.layer == Layer::Shipped);
+        for rule in self.rules[first_personal..].iter().filter(|r| !r.expired()) {
+            let c = &rule.conditions;
+            if !matches_list(&rule.compiled.tool, tool) {
+                continue;
+            }
+            let only_the_tool = !c.tool.is_empty()
+                && c.fact.is_empty()
+                && c.program.is_empty()
+                && c.subcommand.is_empty()
+                && c.effect.is_empty()
+                && c.args.is_empty()
+                && c.path.is_empty()
+                && c.network.is_none();
+            match rule.decision {
+                Decision::Deny if only_the_tool => return true,
+                Decision::Deny => continue,
+                Decision::Allow | Decision::Ask => return false,
+            }
+        }
+        false
+    }
+}
+
+fn matches_list(list: &[rules::Pattern], value: &str) -> bool {
+    list.is_empty() || list.iter().any(|p| p.matches(value))
 }
 
 /// The tool every request decided here comes through (shell text and `warden run` argv alike).
 pub const SHELL_TOOL: &str = "bash";
 
-fn rule_matches_op(rule: &Rule, op: &Operation) -> bool {
-    let c = &rule.conditions;
-    matches_list(&c.tool, SHELL_TOOL)
+/// Whether the request the operations belong to runs with the host network.
+fn network_requested(ops: &[Operation]) -> bool {
+    ops.iter()
+        .any(|op| op.facts.iter().any(|f| f.name == "network.requested"))
+}
+
+fn rule_matches_op(rule: &Rule, op: &Operation, network: bool) -> bool {
+    let c = &rule.compiled;
+    rule.conditions.network.is_none_or(|n| n == network)
+        && matches_list(&c.tool, SHELL_TOOL)
         && matches_list(&c.program, &op.program)
         && (c.subcommand.is_empty()
             || op
                 .subcommand
                 .as_deref()
                 .is_some_and(|s| matches_list(&c.subcommand, s)))
-        && (c.effect.is_empty() || c.effect.contains(&op.effect))
+        && (rule.conditions.effect.is_empty() || rule.conditions.effect.contains(&op.effect))
         && (c.args.is_empty() || op.args.iter().any(|a| matches_list(&c.args, a)))
         && (c.path.is_empty()
             || op.targets.iter().any(|t| {
@@ -234,10 +267,15 @@ fn rule_matches_op(rule: &Rule, op: &Operation) -> bool {
             }))
 }
 
-/// A path glob: absolute globs match the whole resolved path; relative ones match its tail
-/// (`src/*.rs` matches `/work/app/src/main.rs`). `*` does not cross `/`; `**` does.
-fn path_matches(glob: &str, path: &std::path::Path) -> bool {
+/// A path pattern. Absolute globs match the whole resolved path; relative ones match its tail
+/// (`src/*.rs` matches `/work/app/src/main.rs`). `*` does not cross `/`; `**` does. A regex
+/// is searched in the whole resolved path.
+fn path_matches(pattern: &rules::Pattern, path: &std::path::Path) -> bool {
     let text = path.to_string_lossy();
+    let glob = match pattern {
+        rules::Pattern::Regex(re) => return re.is_match(&text),
+        rules::Pattern::Glob(glob) => glob,
+    };
     if glob.starts_with('/') {
         return glob_path(glob, &text);
     }
@@ -266,6 +304,7 @@ fn glob_path(glob: &str, path: &str) -> bool {
 fn first_user_rule<'a>(
     policy: &'a Policy,
     op: &'a Operation,
+    network: bool,
 ) -> Option<(&'a Rule, Option<&'a crate::classify::Fact>)> {
     let first_personal = policy.rules.partition_point(|r| r.layer == Layer::Shipped);
     let now = std::time::SystemTime::now()
@@ -276,11 +315,11 @@ fn first_user_rule<'a>(
         .filter(move |r| r.expires.is_none_or(|e| now < e));
     live.into_iter().find_map(|r| {
         if r.conditions.fact.is_empty() {
-            rule_matches_op(r, op).then_some((r, None))
+            rule_matches_op(r, op, network).then_some((r, None))
         } else {
             op.facts
                 .iter()
-                .find(|f| r.conditions.fact.contains(&f.name) && rule_matches_op(r, op))
+                .find(|f| r.conditions.fact.contains(&f.name) && rule_matches_op(r, op, network))
                 .map(|f| (r, Some(f)))
         }
     })
@@ -329,11 +368,12 @@ pub fn decide(ops: &[Operation], policy: &Policy) -> Decided {
     let shipped_rules =
         &policy.rules[..policy.rules.partition_point(|r| r.layer == Layer::Shipped)];
     let personal = shipped_rules.len() < policy.rules.len();
+    let network = network_requested(ops);
     for (index, op) in ops.iter().enumerate() {
         let first_of_op = trace.len();
         for fact in &op.facts {
             let rule = shipped_rules.iter().find(|r| {
-                r.conditions.fact.iter().any(|f| f == &fact.name) && rule_matches_op(r, op)
+                r.conditions.fact.iter().any(|f| f == &fact.name) && rule_matches_op(r, op, network)
             });
             if let Some(rule) = rule {
                 trace.push(verdict_of(rule, op, &fact.detail, index, Some(&fact.name)));
@@ -341,13 +381,13 @@ pub fn decide(ops: &[Operation], policy: &Policy) -> Decided {
         }
         if let Some(rule) = shipped_rules
             .iter()
-            .find(|r| r.conditions.fact.is_empty() && rule_matches_op(r, op))
+            .find(|r| r.conditions.fact.is_empty() && rule_matches_op(r, op, network))
         {
             trace.push(verdict_of(rule, op, &op.text, index, None));
         }
         let shipped = strictest(trace[first_of_op..].iter()).cloned();
         let user = personal
-            .then(|| first_user_rule(policy, op))
+            .then(|| first_user_rule(policy, op, network))
             .flatten()
             .map(|(rule, fact)| {
                 let detail = fact.map_or(op.text.as_str(), |f| f.detail.as_str());

@@ -200,6 +200,83 @@ pub struct Conditions {
     /// workspace); `..` never survives resolution.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub path: Vec<String>,
+    /// Whether the request runs with the host network (`true`) or without it (`false`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub network: Option<bool>,
+}
+
+/// Longest pattern text accepted (glob or regex).
+const MAX_PATTERN: usize = 1024;
+/// Compiled-size ceiling of one regex (bytes of the automaton).
+const MAX_REGEX_SIZE: usize = 256 * 1024;
+
+/// One alternative of a string condition: a glob (bash rules: `*`, `?`, `[...]`), or a regular
+/// expression written `re:PATTERN` (Rust `regex` syntax: linear-time, no backreferences;
+/// unanchored unless it says `^`/`$`).
+#[derive(Clone, Debug)]
+pub enum Pattern {
+    Glob(String),
+    Regex(regex::Regex),
+}
+
+impl Pattern {
+    /// Compiles one condition string.
+    pub fn parse(text: &str) -> Result<Pattern, String> {
+        if text.len() > MAX_PATTERN {
+            return Err(format!("a pattern is longer than {MAX_PATTERN} bytes"));
+        }
+        match text.strip_prefix("re:") {
+            None => Ok(Pattern::Glob(text.to_string())),
+            Some(expr) => regex::RegexBuilder::new(expr)
+                .size_limit(MAX_REGEX_SIZE)
+                .nest_limit(64)
+                .build()
+                .map(Pattern::Regex)
+                .map_err(|e| {
+                    format!(
+                        "`{text}` is not a regular expression: {}",
+                        e.to_string().replace('\n', " ")
+                    )
+                }),
+        }
+    }
+
+    /// Whether `value` matches (a glob matches the whole value, a regex anywhere in it).
+    pub fn matches(&self, value: &str) -> bool {
+        match self {
+            Pattern::Glob(glob) => crate::classify::paths::glob_match(glob, value),
+            Pattern::Regex(re) => re.is_match(value),
+        }
+    }
+
+    pub fn is_regex(&self) -> bool {
+        matches!(self, Pattern::Regex(_))
+    }
+}
+
+/// The string conditions of a rule, compiled once at load.
+#[derive(Clone, Debug, Default)]
+pub struct Compiled {
+    pub tool: Vec<Pattern>,
+    pub program: Vec<Pattern>,
+    pub subcommand: Vec<Pattern>,
+    pub args: Vec<Pattern>,
+    pub path: Vec<Pattern>,
+}
+
+impl Compiled {
+    fn new(c: &Conditions) -> Result<Compiled, String> {
+        let all = |list: &[String]| -> Result<Vec<Pattern>, String> {
+            list.iter().map(|t| Pattern::parse(t)).collect()
+        };
+        Ok(Compiled {
+            tool: all(&c.tool)?,
+            program: all(&c.program)?,
+            subcommand: all(&c.subcommand)?,
+            args: all(&c.args)?,
+            path: all(&c.path)?,
+        })
+    }
 }
 
 /// Commands a rule must decide (`match`) and must not decide (`not_match`).
@@ -222,6 +299,9 @@ pub struct Rule {
     pub hint: String,
     #[serde(rename = "match")]
     pub conditions: Conditions,
+    /// The string conditions, compiled.
+    #[serde(skip)]
+    pub compiled: Compiled,
     pub examples: Examples,
     /// The file the rule came from.
     pub source: String,
@@ -430,12 +510,14 @@ fn validate(layer: Layer, file: &str, parsed: File) -> Result<Vec<Rule>, RuleErr
             && c.effect.is_empty()
             && c.args.is_empty()
             && c.path.is_empty()
+            && c.network.is_none()
         {
             return Err(invalid(
-                "a rule must match on something (tool, fact, program, subcommand, effect, args or path)"
+                "a rule must match on something (tool, fact, program, subcommand, effect, args, path or network)"
                     .into(),
             ));
         }
+        let compiled = Compiled::new(c).map_err(invalid)?;
         rules.push(Rule {
             id: raw.id,
             tier,
@@ -443,6 +525,7 @@ fn validate(layer: Layer, file: &str, parsed: File) -> Result<Vec<Rule>, RuleErr
             reason: raw.reason,
             hint,
             conditions: raw.conditions,
+            compiled,
             examples: raw.examples,
             source: file.to_string(),
             line: 0,
