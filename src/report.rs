@@ -231,27 +231,50 @@ pub fn rule_list(policy: &Policy) -> String {
 pub fn rule_show(rule: &crate::policy::Rule) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "id:       {}", rule.id);
-    let _ = writeln!(out, "source:   {}", rule.source);
+    let _ = writeln!(out, "layer:    {}", rule.layer.as_str());
+    let _ = writeln!(out, "source:   {}", rule.location());
     let _ = writeln!(out, "tier:     {}", rule.tier.as_str());
     let _ = writeln!(out, "decision: {}", rule.decision.as_str());
     let _ = writeln!(out, "reason:   {}", rule.reason);
     let _ = writeln!(out, "hint:     {}", rule.hint);
     let c = &rule.conditions;
     let mut conds = Vec::new();
-    if !c.fact.is_empty() {
-        conds.push(format!("fact ∈ {:?}", c.fact));
-    }
-    if !c.program.is_empty() {
-        conds.push(format!("program ∈ {:?}", c.program));
-    }
-    if !c.subcommand.is_empty() {
-        conds.push(format!("subcommand ∈ {:?}", c.subcommand));
+    for (name, list) in [
+        ("tool", &c.tool),
+        ("fact", &c.fact),
+        ("program", &c.program),
+        ("subcommand", &c.subcommand),
+    ] {
+        if !list.is_empty() {
+            conds.push(format!("{name} ∈ {list:?}"));
+        }
     }
     if !c.effect.is_empty() {
         let effects: Vec<&str> = c.effect.iter().map(|e| e.as_str()).collect();
         conds.push(format!("effect ∈ {effects:?}"));
     }
+    if !c.args.is_empty() {
+        conds.push(format!("an argument ∈ {:?}", c.args));
+    }
+    if !c.path.is_empty() {
+        conds.push(format!("a target path ∈ {:?}", c.path));
+    }
+    if let Some(network) = c.network {
+        conds.push(if network {
+            "with the host network".to_string()
+        } else {
+            "without the host network".to_string()
+        });
+    }
     let _ = writeln!(out, "match:    {}", conds.join(" and "));
+    if let Some(expires) = rule.expires {
+        let _ = writeln!(
+            out,
+            "expires:  {}{}",
+            crate::audit::utc(expires),
+            if rule.expired() { " (expired)" } else { "" }
+        );
+    }
     for m in &rule.examples.matches {
         let _ = writeln!(out, "  matches:     {m}");
     }

@@ -471,6 +471,14 @@ path = ['re:/gen/[^/]+\.rs$']
     );
     let out = env.warden(&["-c", "touch src/gen/x.txt"]);
     assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let out = env.warden(&["policy", "show", "me.numbered-topics"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("layer:    user")
+            && text.contains("warden/policy.toml:3")
+            && text.contains(r#"an argument ∈ ["re:^topic[0-9]+$"]"#),
+        "{text}"
+    );
 
     env.user_policy(
         "[[rule]]\nid = \"me.bad\"\naction = \"ask\"\nreason = \"r\"\n[rule.match]\nargs = ['re:(unclosed']\n",
