@@ -11,6 +11,7 @@ pub mod rules;
 use serde::{Deserialize, Serialize};
 
 use crate::classify::Operation;
+use rules::{Field, Pattern};
 pub use rules::{Layer, Rule, RuleError};
 
 /// What happens to a request.
@@ -212,7 +213,7 @@ impl Policy {
         let first_personal = self.rules.partition_point(|r| r.layer == Layer::Shipped);
         for rule in self.rules[first_personal..].iter().filter(|r| !r.expired()) {
             let c = &rule.conditions;
-            if !matches_list(&rule.compiled.tool, tool) {
+            if !matches_list(rule, Field::Tool, tool) {
                 continue;
             }
             let only_the_tool = !c.tool.is_empty()
@@ -233,8 +234,9 @@ impl Policy {
     }
 }
 
-fn matches_list(list: &[rules::Pattern], value: &str) -> bool {
-    list.is_empty() || list.iter().any(|p| p.matches(value))
+fn matches_list(rule: &Rule, field: Field, value: &str) -> bool {
+    let mut patterns = rule.patterns(field).peekable();
+    patterns.peek().is_none() || patterns.any(|p| p.matches(value))
 }
 
 /// The tool every request decided here comes through (shell text and `warden run` argv alike).
@@ -247,34 +249,34 @@ fn network_requested(ops: &[Operation]) -> bool {
 }
 
 fn rule_matches_op(rule: &Rule, op: &Operation, network: bool) -> bool {
-    let c = &rule.compiled;
-    rule.conditions.network.is_none_or(|n| n == network)
-        && matches_list(&c.tool, SHELL_TOOL)
-        && matches_list(&c.program, &op.program)
+    let c = &rule.conditions;
+    c.network.is_none_or(|n| n == network)
+        && matches_list(rule, Field::Tool, SHELL_TOOL)
+        && matches_list(rule, Field::Program, &op.program)
         && (c.subcommand.is_empty()
             || op
                 .subcommand
                 .as_deref()
-                .is_some_and(|s| matches_list(&c.subcommand, s)))
-        && (rule.conditions.effect.is_empty() || rule.conditions.effect.contains(&op.effect))
-        && (c.args.is_empty() || op.args.iter().any(|a| matches_list(&c.args, a)))
+                .is_some_and(|s| matches_list(rule, Field::Subcommand, s)))
+        && (c.effect.is_empty() || c.effect.contains(&op.effect))
+        && (c.args.is_empty() || op.args.iter().any(|a| matches_list(rule, Field::Args, a)))
         && (c.path.is_empty()
             || op.targets.iter().any(|t| {
                 t.resolved
                     .path
                     .as_deref()
-                    .is_some_and(|p| c.path.iter().any(|g| path_matches(g, p)))
+                    .is_some_and(|p| rule.patterns(Field::Path).any(|g| path_matches(g, p)))
             }))
 }
 
 /// A path pattern. Absolute globs match the whole resolved path; relative ones match its tail
 /// (`src/*.rs` matches `/work/app/src/main.rs`). `*` does not cross `/`; `**` does. A regex
 /// is searched in the whole resolved path.
-fn path_matches(pattern: &rules::Pattern, path: &std::path::Path) -> bool {
+fn path_matches(pattern: Pattern<'_>, path: &std::path::Path) -> bool {
     let text = path.to_string_lossy();
     let glob = match pattern {
-        rules::Pattern::Regex(re) => return re.is_match(&text),
-        rules::Pattern::Glob(glob) => glob,
+        Pattern::Regex(re) => return re.is_match(&text),
+        Pattern::Glob(glob) => glob,
     };
     if glob.starts_with('/') {
         return glob_path(glob, &text);

@@ -212,35 +212,14 @@ const MAX_REGEX_SIZE: usize = 256 * 1024;
 
 /// One alternative of a string condition: a glob (bash rules: `*`, `?`, `[...]`), or a regular
 /// expression written `re:PATTERN` (Rust `regex` syntax: linear-time, no backreferences;
-/// unanchored unless it says `^`/`$`).
-#[derive(Clone, Debug)]
-pub enum Pattern {
-    Glob(String),
-    Regex(regex::Regex),
+/// searched anywhere in the value unless it says `^`/`$`).
+#[derive(Clone, Copy, Debug)]
+pub enum Pattern<'a> {
+    Glob(&'a str),
+    Regex(&'a regex::Regex),
 }
 
-impl Pattern {
-    /// Compiles one condition string.
-    pub fn parse(text: &str) -> Result<Pattern, String> {
-        if text.len() > MAX_PATTERN {
-            return Err(format!("a pattern is longer than {MAX_PATTERN} bytes"));
-        }
-        match text.strip_prefix("re:") {
-            None => Ok(Pattern::Glob(text.to_string())),
-            Some(expr) => regex::RegexBuilder::new(expr)
-                .size_limit(MAX_REGEX_SIZE)
-                .nest_limit(64)
-                .build()
-                .map(Pattern::Regex)
-                .map_err(|e| {
-                    format!(
-                        "`{text}` is not a regular expression: {}",
-                        e.to_string().replace('\n', " ")
-                    )
-                }),
-        }
-    }
-
+impl Pattern<'_> {
     /// Whether `value` matches (a glob matches the whole value, a regex anywhere in it).
     pub fn matches(&self, value: &str) -> bool {
         match self {
@@ -248,34 +227,100 @@ impl Pattern {
             Pattern::Regex(re) => re.is_match(value),
         }
     }
-
-    pub fn is_regex(&self) -> bool {
-        matches!(self, Pattern::Regex(_))
-    }
 }
 
-/// The string conditions of a rule, compiled once at load.
+/// Compiles the regex of a `re:` condition string (None for a glob).
+fn compile(text: &str) -> Result<Option<regex::Regex>, String> {
+    let Some(expr) = text.strip_prefix("re:") else {
+        return Ok(None);
+    };
+    regex::RegexBuilder::new(expr)
+        .size_limit(MAX_REGEX_SIZE)
+        .nest_limit(64)
+        .build()
+        .map(Some)
+        .map_err(|e| {
+            format!(
+                "`{text}` is not a regular expression: {}",
+                e.to_string().replace('\n', " ")
+            )
+        })
+}
+
+/// The string conditions a rule can hold.
+#[derive(Clone, Copy, Debug)]
+pub enum Field {
+    Tool,
+    Program,
+    Subcommand,
+    Args,
+    Path,
+}
+
+/// The regexes among a rule's string conditions, compiled once at load, aligned with the
+/// condition lists (a list without a regex has none here, so glob-only rules cost nothing).
 #[derive(Clone, Debug, Default)]
 pub struct Compiled {
-    pub tool: Vec<Pattern>,
-    pub program: Vec<Pattern>,
-    pub subcommand: Vec<Pattern>,
-    pub args: Vec<Pattern>,
-    pub path: Vec<Pattern>,
+    lists: [Vec<Option<regex::Regex>>; 5],
 }
 
 impl Compiled {
     fn new(c: &Conditions) -> Result<Compiled, String> {
-        let all = |list: &[String]| -> Result<Vec<Pattern>, String> {
-            list.iter().map(|t| Pattern::parse(t)).collect()
-        };
-        Ok(Compiled {
-            tool: all(&c.tool)?,
-            program: all(&c.program)?,
-            subcommand: all(&c.subcommand)?,
-            args: all(&c.args)?,
-            path: all(&c.path)?,
-        })
+        let mut out = Compiled::default();
+        for field in [
+            Field::Tool,
+            Field::Program,
+            Field::Subcommand,
+            Field::Args,
+            Field::Path,
+        ] {
+            let texts = c.list(field);
+            if let Some(long) = texts.iter().find(|t| t.len() > MAX_PATTERN) {
+                return Err(format!(
+                    "`{}…` is longer than {MAX_PATTERN} bytes",
+                    long.chars().take(40).collect::<String>()
+                ));
+            }
+            if !texts.iter().any(|t| t.starts_with("re:")) {
+                continue;
+            }
+            let compiled = texts
+                .iter()
+                .map(|t| compile(t))
+                .collect::<Result<Vec<_>, String>>()?;
+            out.lists[field as usize] = compiled;
+        }
+        Ok(out)
+    }
+}
+
+impl Conditions {
+    /// The patterns of one string condition, as written.
+    pub fn list(&self, field: Field) -> &[String] {
+        match field {
+            Field::Tool => &self.tool,
+            Field::Program => &self.program,
+            Field::Subcommand => &self.subcommand,
+            Field::Args => &self.args,
+            Field::Path => &self.path,
+        }
+    }
+}
+
+impl Rule {
+    /// The patterns of one string condition, ready to match.
+    pub fn patterns(&self, field: Field) -> impl Iterator<Item = Pattern<'_>> {
+        let regexes = &self.compiled.lists[field as usize];
+        self.conditions
+            .list(field)
+            .iter()
+            .enumerate()
+            .map(
+                move |(i, text)| match regexes.get(i).and_then(Option::as_ref) {
+                    Some(re) => Pattern::Regex(re),
+                    None => Pattern::Glob(text),
+                },
+            )
     }
 }
 
