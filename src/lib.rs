@@ -16,6 +16,7 @@ pub mod classify;
 pub mod cli;
 pub mod config;
 pub mod exit;
+pub mod fs;
 pub mod guardrail;
 pub mod lint;
 pub mod output;
