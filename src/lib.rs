@@ -15,7 +15,6 @@ pub mod audit;
 pub mod classify;
 pub mod cli;
 pub mod config;
-pub mod edit;
 pub mod exit;
 pub mod fs;
 pub mod guardrail;

@@ -6,6 +6,7 @@
 //! Failures are typed ([`FsError`]), each with the stable code the tool protocol reports and
 //! a message written for the agent.
 
+pub mod edit;
 pub mod list;
 pub mod read;
 pub mod root;
