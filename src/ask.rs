@@ -27,6 +27,9 @@ pub struct Asking<'a> {
     pub non_interactive: bool,
     /// `--wait[=DURATION]` (zero: until the challenge expires).
     pub wait: Option<Duration>,
+    /// Whether a person at this terminal may be asked here (not when stdin carries a
+    /// protocol, as for `warden tool`).
+    pub prompt: bool,
 }
 
 /// True when `CI` says this is a CI run.
@@ -105,7 +108,7 @@ fn consent_inner(
         Some(found) => found,
         None => new_challenge()?,
     };
-    if challenge.state == State::Pending && person_at_terminal() {
+    if challenge.state == State::Pending && asking.prompt && person_at_terminal() {
         let yes = prompt(&challenge);
         challenge = store
             .decide(&challenge.id, yes, "a person at the terminal")

@@ -217,6 +217,35 @@ fn redact_request(request: &Request) -> Request {
                 .map(str::to_string)
                 .collect(),
         },
+        Request::Tool { tool, args } => Request::Tool {
+            tool: tool.clone(),
+            args: recorded_args(args),
+        },
+    }
+}
+
+/// A tool call's arguments as recorded: long texts (file content, edit strings) by size and
+/// digest, short ones redacted.
+fn recorded_args(value: &serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    const KEPT: usize = 256;
+    match value {
+        Value::String(s) if s.len() > KEPT => {
+            use sha2::Digest;
+            let digest: String = sha2::Sha256::digest(s.as_bytes())
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect();
+            Value::String(format!("[{} bytes, sha256 {digest}]", s.len()))
+        }
+        Value::String(s) => Value::String(redact(s)),
+        Value::Array(items) => Value::Array(items.iter().map(recorded_args).collect()),
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| (k.clone(), recorded_args(v)))
+                .collect(),
+        ),
+        other => other.clone(),
     }
 }
 
@@ -254,9 +283,10 @@ pub fn record_of(
         session: session.map(str::to_string),
         workspace: workspace.to_path_buf(),
         cwd: cwd.to_path_buf(),
-        tool: match ev.request {
+        tool: match &ev.request {
             Request::Shell { .. } => "bash".into(),
             Request::Argv { .. } => "argv".into(),
+            Request::Tool { tool, .. } => tool.clone(),
         },
         request: redact_request(&ev.request),
         invocations: ev.analysis.invocations.len(),

@@ -137,6 +137,25 @@ pub enum Command {
     },
     /// List the challenges waiting for an answer.
     Pending,
+    /// Serve tool calls: one JSON request on stdin (`{"tool": …, "args": {…}, "id": …}`), one
+    /// JSON result on stdout; with --stream, one request per line until end of input.
+    Tool {
+        /// Read a stream of JSON lines, one result line each.
+        #[arg(long)]
+        stream: bool,
+    },
+    /// Bring back a backup that an edit or overwrite of a configuration file kept (the newest,
+    /// or --from NAME); --list shows them. The current content is backed up first.
+    Restore {
+        /// The file, relative to the workspace root.
+        path: String,
+        /// List the backups of PATH instead.
+        #[arg(long)]
+        list: bool,
+        /// The backup to restore (a name from --list).
+        #[arg(long, value_name = "NAME", conflicts_with = "list")]
+        from: Option<String>,
+    },
     /// Print the tool schemas an agent should be shown under the profile (--profile).
     Tools {
         /// json, mcp, openai or anthropic.
@@ -184,7 +203,7 @@ pub enum PolicyAction {
 /// Names that select the tool form; anything else is the shell form.
 pub const SUBCOMMANDS: &[&str] = &[
     "run", "check", "explain", "policy", "doctor", "selftest", "approve", "deny", "pending", "log",
-    "replay", "tools", "help",
+    "replay", "restore", "tool", "tools", "help",
 ];
 
 /// `120`, `120s`, `500ms`, `2m`, `1h`, `1.5s`.

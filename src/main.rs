@@ -481,6 +481,7 @@ fn decide_and_run_recorded(
                 policy_revision: &evaluator.policy.revision,
                 non_interactive: global.non_interactive || warden::ask::ci(),
                 wait: global.wait,
+                prompt: true,
             };
             let (consent, challenge) = warden::ask::consent(evaluation, &asking);
             outcome.challenge = challenge;
@@ -599,6 +600,130 @@ fn run_authorized(
     }
 }
 
+/// `warden tool [--stream]`: the tool-call protocol on stdin and stdout.
+fn serve_tools(global: &Global, stream: bool) -> Result<i32, Fatal> {
+    use std::io::{BufRead, Read, Write};
+    let evaluator = evaluator(global)?;
+    let settings = warden::toolcall::Settings {
+        session: global.session.clone().or_else(|| {
+            std::env::var("WARDEN_SESSION")
+                .ok()
+                .filter(|s| !s.is_empty())
+        }),
+        non_interactive: global.non_interactive,
+        wait: global.wait,
+        hard_stop: global.hard_stop,
+        allow_degraded: global.allow_degraded
+            || std::env::var("WARDEN_ALLOW_DEGRADED").is_ok_and(|v| v == "1"),
+        pass_env: global.pass_env.clone(),
+        timeout: global.timeout,
+        grace: global.grace,
+        result_budget: global
+            .max_output
+            .filter(|b| *b > 0)
+            .unwrap_or(warden::envelope::DEFAULT_RESULT_BUDGET),
+        session_budget: warden::envelope::DEFAULT_SESSION_BUDGET,
+    };
+    let mut server = warden::toolcall::Server::new(evaluator, settings)
+        .map_err(|e| Fatal::usage(format!("the workspace cannot be opened: {e}")))?;
+    let stdout = std::io::stdout();
+    let emit = |value: &serde_json::Value| -> Result<(), Fatal> {
+        let mut out = stdout.lock();
+        writeln!(out, "{value}")
+            .and_then(|()| out.flush())
+            .map_err(|e| Fatal::usage(format!("stdout: {e}")))
+    };
+    let limit = warden::toolcall::MAX_REQUEST_BYTES as u64;
+    if !stream {
+        let mut input = Vec::new();
+        std::io::stdin()
+            .lock()
+            .take(limit + 1)
+            .read_to_end(&mut input)
+            .map_err(|e| Fatal::usage(format!("stdin: {e}")))?;
+        let result = server.handle(&input);
+        emit(&result)?;
+        return Ok(tool_exit(&result));
+    }
+    let mut stdin = std::io::stdin().lock();
+    loop {
+        let mut line = Vec::new();
+        let n = (&mut stdin)
+            .take(limit + 1)
+            .read_until(b'\n', &mut line)
+            .map_err(|e| Fatal::usage(format!("stdin: {e}")))?;
+        if n == 0 {
+            return Ok(exit::OK);
+        }
+        if line.len() as u64 > limit && !line.ends_with(b"\n") {
+            // Skip the rest of the oversized line, then answer it.
+            let mut rest = Vec::new();
+            let _ = stdin.read_until(b'\n', &mut rest);
+        }
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        emit(&server.handle(&line))?;
+    }
+}
+
+/// `warden restore PATH [--list | --from NAME]`.
+fn restore(global: &Global, path: &str, list: bool, from: Option<String>) -> Result<i32, Fatal> {
+    use warden::fs::{RelPath, Root, write};
+    let ctx = context(global)?;
+    let root = Root::new(&ctx.workspace).map_err(|e| Fatal::usage(e.to_string()))?;
+    let rel = RelPath::parse(path).map_err(|e| Fatal::usage(e.to_string()))?;
+    let backups = write::backups_of(&root, &rel).map_err(|e| Fatal::usage(e.to_string()))?;
+    if list {
+        for b in &backups {
+            println!("{b}");
+        }
+        if backups.is_empty() {
+            eprintln!("warden: no backups of `{rel}`");
+            return Ok(1);
+        }
+        return Ok(exit::OK);
+    }
+    let chosen = match &from {
+        Some(name) => backups
+            .iter()
+            .find(|b| b.components().last().is_some_and(|n| n == name) || b.as_text() == *name),
+        None => backups.last(),
+    }
+    .ok_or_else(|| {
+        Fatal::usage(format!(
+            "no such backup of `{rel}` (see `warden restore {rel} --list`)"
+        ))
+    })?;
+    let (content, _) = warden::fs::read::read_all(&root, chosen, write::MAX_BACKUP_BYTES)
+        .map_err(|e| Fatal::usage(e.to_string()))?;
+    let written = write::write_atomic(&root, &rel, &content, &write::Expect::Current, true, true)
+        .map_err(|e| Fatal::usage(e.to_string()))?;
+    if let Some(previous) = written.previous {
+        let stamp: String = warden::audit::utc(warden::approval::now())
+            .chars()
+            .filter(char::is_ascii_alphanumeric)
+            .collect();
+        let kept = write::backup(&root, &rel, &previous, &stamp)
+            .map_err(|e| Fatal::usage(e.to_string()))?;
+        eprintln!("warden: the content it replaced is kept as {kept}");
+    }
+    eprintln!("warden: restored `{rel}` from {chosen}");
+    Ok(exit::OK)
+}
+
+/// The exit code of one tool result: 0 done, 77 refused, 75 needs approval, 1 other failure.
+fn tool_exit(result: &serde_json::Value) -> i32 {
+    if result["ok"] == serde_json::json!(true) {
+        return exit::OK;
+    }
+    match result["error"]["code"].as_str() {
+        Some("POLICY_DENIED" | "GUARDRAIL") => exit::DENIED,
+        Some("APPROVAL_REQUIRED") => exit::NEEDS_APPROVAL,
+        _ => 1,
+    }
+}
+
 fn exit_for(decision: Decision) -> i32 {
     match decision {
         Decision::Allow => exit::OK,
@@ -641,6 +766,8 @@ fn tool_form(args: Vec<OsString>) -> i32 {
         Command::Approve { id, yes } => answer(&id, true, yes),
         Command::Deny { id } => answer(&id, false, true),
         Command::Pending => pending(&cli.global),
+        Command::Tool { stream } => serve_tools(&cli.global, stream),
+        Command::Restore { path, list, from } => restore(&cli.global, &path, list, from),
         Command::Tools { format } => {
             let policy =
                 context(&cli.global).and_then(|ctx| load_policy(&cli.global, Some(&ctx.workspace)));
@@ -990,6 +1117,7 @@ fn log_line(r: &warden::audit::Record) -> String {
     let command = match &r.request {
         Request::Shell { script, .. } => script.replace('\n', " ⏎ "),
         Request::Argv { argv } => warden::pipeline::quote_argv(argv),
+        tool @ Request::Tool { .. } => tool.text(),
     };
     let short: String = command.chars().take(80).collect();
     format!(

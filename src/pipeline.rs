@@ -36,6 +36,11 @@ pub enum Request {
     },
     /// An argv run without a shell (`warden run -- PROGRAM ARGS…`).
     Argv { argv: Vec<String> },
+    /// A file-tool call (`read_file`, `write_file`, …) with its checked arguments.
+    Tool {
+        tool: String,
+        args: serde_json::Value,
+    },
 }
 
 impl Request {
@@ -52,6 +57,9 @@ impl Request {
         match self {
             Request::Shell { script, .. } => script.clone(),
             Request::Argv { argv } => quote_argv(argv),
+            Request::Tool { tool, args } => {
+                format!("{tool} {}", crate::classify::files::summary(args))
+            }
         }
     }
 
@@ -67,6 +75,10 @@ impl Request {
                 options: options.clone(),
             },
             Request::Argv { argv } => Plan::Argv { argv: argv.clone() },
+            Request::Tool { tool, args } => Plan::Tool {
+                tool: tool.clone(),
+                args: args.clone(),
+            },
         }
     }
 }
@@ -236,6 +248,8 @@ fn analyse(request: &Request, ctx: &Context) -> Output {
     let analysis = match request {
         Request::Shell { script, .. } => shell::analyze(script, ctx),
         Request::Argv { argv } => shell::analyze_argv(argv, ctx),
+        // Evaluated without the worker (see `Evaluator::evaluate`); nothing to parse.
+        Request::Tool { .. } => Analysis::default(),
     };
     let operations = classify::classify(&analysis, ctx);
     (analysis, operations)
@@ -350,6 +364,17 @@ impl Evaluator {
 
     /// Parses, classifies, decides and, where a safe form exists, remediates one request.
     pub fn evaluate(&mut self, request: Request) -> Evaluation {
+        if let Request::Tool { tool, args } = &request {
+            let operations = crate::classify::files::classify(tool, args, &self.ctx);
+            let decided = policy::decide_tool(tool, &operations, &self.policy);
+            return Evaluation {
+                request,
+                analysis: Analysis::default(),
+                operations,
+                decided,
+                remediation: None,
+            };
+        }
         let (analysis, mut operations) = self.analyse_bounded(&request);
         if self.network {
             operations.push(network_operation());

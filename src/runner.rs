@@ -91,6 +91,9 @@ pub struct Runner {
     pub max_stderr: Option<usize>,
     /// What the commands printed through warden (when capped), over every run.
     pub output: Arc<OutputTally>,
+    /// Keep the (capped) output here instead of writing it to warden's own streams, and give
+    /// the command an empty stdin: for tool calls, whose caller reads a result, not a stream.
+    pub capture: Option<Arc<Captured>>,
 }
 
 impl Runner {
@@ -103,6 +106,15 @@ impl Runner {
             max_stdout: None,
             max_stderr: None,
             output: Arc::default(),
+            capture: None,
+        }
+    }
+
+    fn sink(&self, stream: Stream) -> Sink {
+        match (&self.capture, stream) {
+            (Some(c), _) => Sink::Buffer(Arc::clone(c), stream),
+            (None, Stream::Stdout) => Sink::Stdout,
+            (None, Stream::Stderr) => Sink::Stderr,
         }
     }
 
@@ -131,6 +143,7 @@ impl Runner {
                 self.run_one(&argv, deadline)
             }
             Plan::Argv { argv } => self.run_one(argv, deadline),
+            Plan::Tool { tool, .. } => Err(RunError::NotFound(format!("{tool} (a file tool)"))),
             Plan::Steps { steps } => {
                 let mut last = Outcome::Exited(0);
                 for step in steps {
@@ -193,6 +206,9 @@ impl Runner {
         use std::os::unix::process::CommandExt;
         let program = argv.first().cloned().unwrap_or_default();
         cmd.process_group(0);
+        if self.capture.is_some() {
+            cmd.stdin(std::process::Stdio::null());
+        }
         if self.max_stdout.is_some() {
             cmd.stdout(std::process::Stdio::piped());
         }
@@ -214,14 +230,14 @@ impl Runner {
             copiers.push(spawn_copier(
                 Counting(pipe, Arc::clone(&self.output), Stream::Stdout),
                 max,
-                false,
+                self.sink(Stream::Stdout),
             ));
         }
         if let (Some(max), Some(pipe)) = (self.max_stderr, child.stderr.take()) {
             copiers.push(spawn_copier(
                 Counting(pipe, Arc::clone(&self.output), Stream::Stderr),
                 max,
-                true,
+                self.sink(Stream::Stderr),
             ));
         }
         let (tx, rx) = mpsc::channel::<std::io::Result<ExitStatus>>();
@@ -480,17 +496,65 @@ impl<R: std::io::Read> std::io::Read for Counting<R> {
     }
 }
 
+/// Where a copier writes.
+enum Sink {
+    Stdout,
+    Stderr,
+    Buffer(Arc<Captured>, Stream),
+}
+
+/// The output of captured runs (each stream already within its budget, with the marker of
+/// what was dropped).
+#[derive(Debug, Default)]
+pub struct Captured {
+    pub stdout: std::sync::Mutex<Vec<u8>>,
+    pub stderr: std::sync::Mutex<Vec<u8>>,
+}
+
+impl Captured {
+    /// Takes what was captured so far.
+    pub fn take(&self) -> (Vec<u8>, Vec<u8>) {
+        let take = |m: &std::sync::Mutex<Vec<u8>>| {
+            std::mem::take(&mut *m.lock().unwrap_or_else(|e| e.into_inner()))
+        };
+        (take(&self.stdout), take(&self.stderr))
+    }
+}
+
+/// A writer into one of the captured buffers.
+struct BufferWriter(Arc<Captured>, Stream);
+
+impl std::io::Write for BufferWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let target = match self.1 {
+            Stream::Stdout => &self.0.stdout,
+            Stream::Stderr => &self.0.stderr,
+        };
+        target
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 fn spawn_copier(
     pipe: impl std::io::Read + Send + 'static,
     max: usize,
-    stderr: bool,
+    sink: Sink,
 ) -> mpsc::Receiver<()> {
     let (done, finished) = mpsc::channel();
     std::thread::spawn(move || {
-        let _ = if stderr {
-            crate::output::copy_capped(pipe, std::io::stderr(), max)
-        } else {
-            crate::output::copy_capped(pipe, std::io::stdout(), max)
+        let _ = match sink {
+            Sink::Stdout => crate::output::copy_capped(pipe, std::io::stdout(), max),
+            Sink::Stderr => crate::output::copy_capped(pipe, std::io::stderr(), max),
+            Sink::Buffer(captured, stream) => {
+                crate::output::copy_capped(pipe, BufferWriter(captured, stream), max)
+            }
         };
         let _ = done.send(());
     });

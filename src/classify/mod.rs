@@ -5,6 +5,7 @@
 //! by code that knows each program's argv grammar. Invariant: every path target goes through
 //! [`paths::resolve`] against the tracked cwd, and every fact names what caused it.
 
+pub mod files;
 pub mod paths;
 mod programs;
 pub mod secrets;

@@ -67,7 +67,15 @@ pub fn list(
             load_gitignore(root, &at, &mut ignores);
         }
     }
-    walk(root, rel, depth.clamp(1, MAX_DEPTH), max, gitignore, &mut ignores, &mut out)?;
+    walk(
+        root,
+        rel,
+        depth.clamp(1, MAX_DEPTH),
+        max,
+        gitignore,
+        &mut ignores,
+        &mut out,
+    )?;
     Ok(out)
 }
 
@@ -125,8 +133,8 @@ fn walk(
             return Ok(());
         }
         let rel = dir_rel.join(&name);
-        let stat = rustix::fs::statat(&dir, name.as_str(), rustix::fs::AtFlags::SYMLINK_NOFOLLOW)
-            .ok();
+        let stat =
+            rustix::fs::statat(&dir, name.as_str(), rustix::fs::AtFlags::SYMLINK_NOFOLLOW).ok();
         if let Some(st) = &stat {
             file_type = rustix::fs::FileType::from_raw_mode(st.st_mode);
         }
@@ -180,7 +188,15 @@ mod tests {
         let paths: Vec<&str> = all.entries.iter().map(|e| e.path.as_str()).collect();
         assert_eq!(
             paths,
-            [".gitignore", "build.log", "etc", "src", "src/deep", "src/deep/x.rs", "src/main.rs"]
+            [
+                ".gitignore",
+                "build.log",
+                "etc",
+                "src",
+                "src/deep",
+                "src/deep/x.rs",
+                "src/main.rs"
+            ]
         );
         assert_eq!(all.entries[2].kind, "symlink");
         assert_eq!(all.entries[6].size, Some(12));

@@ -38,7 +38,10 @@ pub struct Window {
 
 /// Opens `rel` for reading: beneath the root, no links, a regular file only (a FIFO or a
 /// device is reported, never read: the open does not block and the type is checked first).
-pub fn open_regular(root: &Root, rel: &RelPath) -> Result<(std::fs::File, rustix::fs::Stat), FsError> {
+pub fn open_regular(
+    root: &Root,
+    rel: &RelPath,
+) -> Result<(std::fs::File, rustix::fs::Stat), FsError> {
     let fd = root.open(
         rel,
         OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOCTTY,
@@ -159,7 +162,11 @@ pub fn read_window(
 }
 
 /// Reads a whole regular file of at most `limit` bytes (for edits and backups).
-pub fn read_all(root: &Root, rel: &RelPath, limit: u64) -> Result<(Vec<u8>, rustix::fs::Stat), FsError> {
+pub fn read_all(
+    root: &Root,
+    rel: &RelPath,
+    limit: u64,
+) -> Result<(Vec<u8>, rustix::fs::Stat), FsError> {
     let (file, stat) = open_regular(root, rel)?;
     let size = u64::try_from(stat.st_size).unwrap_or(u64::MAX);
     if size > limit {
@@ -201,7 +208,10 @@ mod tests {
         let (_d, root, rel) = setup(b"one\ntwo\nthree\nfour");
         let w = read_window(&root, &rel, 2, 2, 1024).expect("read");
         assert_eq!(w.text, "two\nthree\n");
-        assert_eq!((w.first_line, w.lines, w.more, w.capped), (2, 2, true, false));
+        assert_eq!(
+            (w.first_line, w.lines, w.more, w.capped),
+            (2, 2, true, false)
+        );
         let w = read_window(&root, &rel, 3, 10, 1024).expect("read");
         assert_eq!(w.text, "three\nfour");
         assert_eq!((w.lines, w.more), (2, false));

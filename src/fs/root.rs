@@ -59,7 +59,11 @@ impl RelPath {
             match part {
                 // `a//b` and a trailing `/` are tolerated; `.` means nothing here.
                 "" | "." => continue,
-                ".." => return Err(reject("`..` is not accepted: paths stay beneath the workspace")),
+                ".." => {
+                    return Err(reject(
+                        "`..` is not accepted: paths stay beneath the workspace",
+                    ));
+                }
                 other => parts.push(other.to_string()),
             }
         }

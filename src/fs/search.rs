@@ -64,7 +64,11 @@ pub struct Found {
 pub struct BadPattern(pub String);
 
 /// Searches the workspace.
-pub fn search(root: &Root, query: &Query, threads: usize) -> Result<Result<Found, BadPattern>, FsError> {
+pub fn search(
+    root: &Root,
+    query: &Query,
+    threads: usize,
+) -> Result<Result<Found, BadPattern>, FsError> {
     let matcher = match RegexMatcherBuilder::new()
         .case_insensitive(query.case_insensitive)
         .fixed_strings(query.fixed_string)
@@ -101,12 +105,10 @@ pub fn search(root: &Root, query: &Query, threads: usize) -> Result<Result<Found
         .threads(threads.max(1));
     if let Some(glob) = &query.glob {
         let mut overrides = ignore::overrides::OverrideBuilder::new(&base);
-        overrides
-            .add(glob)
-            .map_err(|e| FsError::PathRejected {
-                path: glob.clone(),
-                why: format!("not a glob: {e}"),
-            })?;
+        overrides.add(glob).map_err(|e| FsError::PathRejected {
+            path: glob.clone(),
+            why: format!("not a glob: {e}"),
+        })?;
         walker.overrides(overrides.build().map_err(|e| FsError::PathRejected {
             path: glob.clone(),
             why: format!("not a glob: {e}"),
@@ -234,16 +236,35 @@ mod tests {
         let mut q = query("needle");
         q.hidden = true;
         let found = search(&root, &q, 2).expect("search").expect("pattern");
-        let got: Vec<(String, u64)> = found.matches.iter().map(|h| (h.path.clone(), h.line)).collect();
-        assert_eq!(got, [("src/a.rs".to_string(), 1), ("src/a.rs".to_string(), 3)]);
+        let got: Vec<(String, u64)> = found
+            .matches
+            .iter()
+            .map(|h| (h.path.clone(), h.line))
+            .collect();
+        assert_eq!(
+            got,
+            [("src/a.rs".to_string(), 1), ("src/a.rs".to_string(), 3)]
+        );
         assert_eq!(found.secret_files_skipped, 1);
         q.gitignore = false;
         let found = search(&root, &q, 1).expect("search").expect("pattern");
         assert!(found.matches.iter().any(|h| h.path == "ignored.log"));
-        assert!(!found.matches.iter().any(|h| h.text.contains("host") || h.text.contains("secret")));
+        assert!(
+            !found
+                .matches
+                .iter()
+                .any(|h| h.text.contains("host") || h.text.contains("secret"))
+        );
         let mut fixed = query("fn needle()");
         fixed.fixed_string = true;
-        assert_eq!(search(&root, &fixed, 1).expect("s").expect("p").matches.len(), 1);
+        assert_eq!(
+            search(&root, &fixed, 1)
+                .expect("s")
+                .expect("p")
+                .matches
+                .len(),
+            1
+        );
         assert!(search(&root, &query("(unclosed"), 1).expect("s").is_err());
         let mut bounded = query("needle");
         bounded.max_matches = 1;

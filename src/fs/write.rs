@@ -174,9 +174,7 @@ pub fn write_atomic(
         }
         _ => None,
     };
-    let mode = current
-        .as_ref()
-        .map_or(0o644, |st| st.st_mode & 0o7777);
+    let mode = current.as_ref().map_or(0o644, |st| st.st_mode & 0o7777);
     let temp = temp_name(name);
     let fd = rustix::fs::openat(
         &dir,
@@ -363,21 +361,41 @@ mod tests {
     #[test]
     fn a_new_file_is_created_and_an_existing_one_replaced_with_its_mode() {
         let (dir, root) = setup();
-        let w = write_atomic(&root, &rel("a/b/new.txt"), b"one", &Expect::Current, true, false)
-            .expect("write");
+        let w = write_atomic(
+            &root,
+            &rel("a/b/new.txt"),
+            b"one",
+            &Expect::Current,
+            true,
+            false,
+        )
+        .expect("write");
         assert!(w.created);
-        assert_eq!(std::fs::read(dir.path().join("a/b/new.txt")).expect("read"), b"one");
+        assert_eq!(
+            std::fs::read(dir.path().join("a/b/new.txt")).expect("read"),
+            b"one"
+        );
         std::fs::set_permissions(
             dir.path().join("a/b/new.txt"),
             std::os::unix::fs::PermissionsExt::from_mode(0o600),
         )
         .expect("chmod");
-        let w = write_atomic(&root, &rel("a/b/new.txt"), b"two", &Expect::Current, false, true)
-            .expect("write");
+        let w = write_atomic(
+            &root,
+            &rel("a/b/new.txt"),
+            b"two",
+            &Expect::Current,
+            false,
+            true,
+        )
+        .expect("write");
         assert!(!w.created);
         assert_eq!(w.previous.as_deref(), Some(&b"one"[..]));
         let meta = std::fs::metadata(dir.path().join("a/b/new.txt")).expect("meta");
-        assert_eq!(std::os::unix::fs::PermissionsExt::mode(&meta.permissions()) & 0o777, 0o600);
+        assert_eq!(
+            std::os::unix::fs::PermissionsExt::mode(&meta.permissions()) & 0o777,
+            0o600
+        );
         let leftovers: Vec<_> = std::fs::read_dir(dir.path().join("a/b"))
             .expect("ls")
             .map(|e| e.expect("entry").file_name())
@@ -429,7 +447,10 @@ mod tests {
         std::fs::write(dir.path().join("f"), "v2").expect("write");
         let e = write_atomic(&root, &rel("f"), b"mine", &seen, false, false).expect_err("stale");
         assert_eq!(e.code(), "CONCURRENT_MODIFICATION");
-        assert_eq!(std::fs::read_to_string(dir.path().join("f")).expect("read"), "v2");
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("f")).expect("read"),
+            "v2"
+        );
         // Replaced by another file (which may even reuse the inode number: the content tells).
         std::fs::remove_file(dir.path().join("f")).expect("rm");
         std::fs::write(dir.path().join("f"), "v3").expect("write");
@@ -444,7 +465,16 @@ mod tests {
 
     #[test]
     fn configuration_files_want_backups() {
-        for yes in [".env", ".env.local", "Cargo.toml", "a/b.yaml", "package-lock.json", "Cargo.lock", "Dockerfile", "x.conf"] {
+        for yes in [
+            ".env",
+            ".env.local",
+            "Cargo.toml",
+            "a/b.yaml",
+            "package-lock.json",
+            "Cargo.lock",
+            "Dockerfile",
+            "x.conf",
+        ] {
             assert!(wants_backup(&rel(yes)), "{yes}");
         }
         for no in ["src/main.rs", "README.md", "notes.txt"] {

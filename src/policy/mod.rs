@@ -248,10 +248,10 @@ fn network_requested(ops: &[Operation]) -> bool {
         .any(|op| op.facts.iter().any(|f| f.name == "network.requested"))
 }
 
-fn rule_matches_op(rule: &Rule, op: &Operation, network: bool) -> bool {
+fn rule_matches_op(rule: &Rule, op: &Operation, network: bool, tool: &str) -> bool {
     let c = &rule.conditions;
     c.network.is_none_or(|n| n == network)
-        && matches_list(rule, Field::Tool, SHELL_TOOL)
+        && matches_list(rule, Field::Tool, tool)
         && matches_list(rule, Field::Program, &op.program)
         && (c.subcommand.is_empty()
             || op
@@ -307,6 +307,7 @@ fn first_user_rule<'a>(
     policy: &'a Policy,
     op: &'a Operation,
     network: bool,
+    tool: &str,
 ) -> Option<(&'a Rule, Option<&'a crate::classify::Fact>)> {
     let first_personal = policy.rules.partition_point(|r| r.layer == Layer::Shipped);
     let now = std::time::SystemTime::now()
@@ -317,11 +318,13 @@ fn first_user_rule<'a>(
         .filter(move |r| r.expires.is_none_or(|e| now < e));
     live.into_iter().find_map(|r| {
         if r.conditions.fact.is_empty() {
-            rule_matches_op(r, op, network).then_some((r, None))
+            rule_matches_op(r, op, network, tool).then_some((r, None))
         } else {
             op.facts
                 .iter()
-                .find(|f| r.conditions.fact.contains(&f.name) && rule_matches_op(r, op, network))
+                .find(|f| {
+                    r.conditions.fact.contains(&f.name) && rule_matches_op(r, op, network, tool)
+                })
                 .map(|f| (r, Some(f)))
         }
     })
@@ -365,6 +368,11 @@ fn strictest<'a>(verdicts: impl Iterator<Item = &'a Verdict>) -> Option<&'a Verd
 /// shipped verdict, which nothing overrides; a workspace or `--rules` rule only tightens. The
 /// request's decision is the strictest over its operations; no rule at all means allow.
 pub fn decide(ops: &[Operation], policy: &Policy) -> Decided {
+    decide_tool(SHELL_TOOL, ops, policy)
+}
+
+/// Decides the operations of a call of `tool` (rules with a `tool` condition see its name).
+pub fn decide_tool(tool: &str, ops: &[Operation], policy: &Policy) -> Decided {
     let mut trace = Vec::new();
     let mut finals: Vec<Verdict> = Vec::new();
     let shipped_rules =
@@ -375,7 +383,8 @@ pub fn decide(ops: &[Operation], policy: &Policy) -> Decided {
         let first_of_op = trace.len();
         for fact in &op.facts {
             let rule = shipped_rules.iter().find(|r| {
-                r.conditions.fact.iter().any(|f| f == &fact.name) && rule_matches_op(r, op, network)
+                r.conditions.fact.iter().any(|f| f == &fact.name)
+                    && rule_matches_op(r, op, network, tool)
             });
             if let Some(rule) = rule {
                 trace.push(verdict_of(rule, op, &fact.detail, index, Some(&fact.name)));
@@ -383,13 +392,13 @@ pub fn decide(ops: &[Operation], policy: &Policy) -> Decided {
         }
         if let Some(rule) = shipped_rules
             .iter()
-            .find(|r| r.conditions.fact.is_empty() && rule_matches_op(r, op, network))
+            .find(|r| r.conditions.fact.is_empty() && rule_matches_op(r, op, network, tool))
         {
             trace.push(verdict_of(rule, op, &op.text, index, None));
         }
         let shipped = strictest(trace[first_of_op..].iter()).cloned();
         let user = personal
-            .then(|| first_user_rule(policy, op, network))
+            .then(|| first_user_rule(policy, op, network, tool))
             .flatten()
             .map(|(rule, fact)| {
                 let detail = fact.map_or(op.text.as_str(), |f| f.detail.as_str());
@@ -530,6 +539,11 @@ pub enum Plan {
     },
     /// One argv, run without a shell.
     Argv { argv: Vec<String> },
+    /// A file-tool call, carried out by warden itself beneath the workspace root.
+    Tool {
+        tool: String,
+        args: serde_json::Value,
+    },
     /// A remediation: argv steps run in order, stopping at the first failure.
     Steps { steps: Vec<Vec<String>> },
 }
