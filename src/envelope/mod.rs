@@ -59,9 +59,9 @@ pub struct Envelope {
 /// What a shortened result left out. Offsets count original bytes.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Truncation {
-    /// Original bytes shown at the start (`0..kept_head`).
+    /// Original bytes covered by the head preview (`0..kept_head`).
     pub kept_head: u64,
-    /// Original bytes shown at the end.
+    /// Original bytes covered by the tail preview.
     pub kept_tail: u64,
     /// Original bytes left out, starting at byte `kept_head`.
     pub omitted: u64,
@@ -71,7 +71,8 @@ pub struct Truncation {
     pub hint: String,
 }
 
-/// Wraps one tool result: redact, then keep at most `budget` bytes of text (head and tail).
+/// Wraps one tool result: redact, then keep at most `budget` bytes of redacted text, split
+/// between a head and a tail preview (plus a one-line note where the middle was left out).
 pub fn wrap(source: &str, content: &[u8], budget: usize, page_hint: &str) -> Envelope {
     let mut envelope = Envelope {
         source: source.to_owned(),
@@ -173,12 +174,11 @@ impl Envelope {
         if let Some(t) = &self.truncated {
             let _ = writeln!(
                 out,
-                "[warden: {} bytes omitted from byte {} (sha256 {}); showing the first {} and last {} bytes; to read the rest: {}]",
+                "[warden: original bytes {}..{} omitted ({} bytes, sha256 {}); to read them: {}]",
+                t.kept_head,
+                t.kept_head + t.omitted,
                 t.omitted,
-                t.kept_head,
                 t.omitted_sha256,
-                t.kept_head,
-                t.kept_tail,
                 escape_attribute(&t.hint)
             );
         }
@@ -748,8 +748,13 @@ mod tests {
         let rendered = envelope.render();
         let truncation = envelope.truncated.clone().expect("truncated");
         assert!(rendered.contains(&format!(" omitted={}>>>", truncation.omitted)));
-        assert!(rendered.contains(&format!("(sha256 {})", truncation.omitted_sha256)));
-        assert!(rendered.contains("to read the rest: read_file with offset/limit]"));
+        assert!(rendered.contains(&format!(
+            "[warden: original bytes {}..{} omitted ({} bytes, sha256 {}); to read them: read_file with offset/limit]\n{CLOSING_MARKER}",
+            truncation.kept_head,
+            truncation.kept_head + truncation.omitted,
+            truncation.omitted,
+            truncation.omitted_sha256
+        )));
         let binary = wrap("img", b"\x89PNG\r\n\x1a\n\0\0", 100, "").render();
         assert!(
             binary
@@ -831,6 +836,25 @@ mod tests {
                 let encoded = encode_content(&text);
                 prop_assert!(!encoded.contains("<<<"));
                 prop_assert_eq!(decode_content(&encoded), text);
+            }
+
+            #[test]
+            fn truncation_accounts_for_every_original_byte(
+                text in "(\\PC|[\n<]| password=hunter2 | ghp_16C7e42F292c6912E7710c838347Ae178B4a ){0,120}",
+                stray in proptest::collection::vec(any::<u8>(), 0..4),
+                budget in 0usize..300,
+            ) {
+                let mut content = stray;
+                content.extend(text.into_bytes());
+                let envelope = wrap("x", &content, budget, "");
+                if let Some(t) = &envelope.truncated {
+                    prop_assert_eq!(t.kept_head + t.omitted + t.kept_tail, content.len() as u64);
+                    let head = t.kept_head as usize;
+                    let tail_start = head + t.omitted as usize;
+                    prop_assert_eq!(&t.omitted_sha256, &sha256_hex(&content[head..tail_start]));
+                }
+                prop_assert!(!envelope.content.contains("hunter2"));
+                prop_assert!(!envelope.content.contains("ghp_16C7"));
             }
 
             #[test]

@@ -58,7 +58,13 @@ pub fn redact_json(value: &mut Value) -> usize {
         Value::Object(fields) => {
             let mut count = 0;
             for (key, field) in fields.iter_mut() {
-                if let (Some(class), Value::String(text)) = (KeyClass::of_whole(key), &mut *field) {
+                if let Value::String(text) = &mut *field
+                    && is_authorization_key(key)
+                {
+                    count += redact_header_value(text);
+                } else if let (Some(class), Value::String(text)) =
+                    (KeyClass::of_whole(key), &mut *field)
+                {
                     let found = redact_string(text);
                     if found == 0 && class.value_is_secret(key, text) {
                         *text = marker(class.kind());
@@ -73,6 +79,23 @@ pub fn redact_json(value: &mut Value) -> usize {
         }
         Value::Null | Value::Bool(_) | Value::Number(_) => 0,
     }
+}
+
+fn is_authorization_key(key: &str) -> bool {
+    key.eq_ignore_ascii_case("authorization") || key.eq_ignore_ascii_case("proxy-authorization")
+}
+
+/// Redacts the value of an `Authorization` field as the header rule would see it.
+fn redact_header_value(value: &mut String) -> usize {
+    const PREFIX: &str = "Authorization: ";
+    let line = format!("{PREFIX}{value}");
+    let cuts = find(&line);
+    if let Some(redacted) = apply(&line, &cuts).0.strip_prefix(PREFIX)
+        && !cuts.is_empty()
+    {
+        *value = redacted.to_owned();
+    }
+    cuts.len()
 }
 
 fn redact_string(text: &mut String) -> usize {
@@ -202,7 +225,7 @@ static RULES: &[Rule] = &[
     },
     Rule {
         kind: "github-token",
-        pattern: r"(?-u:\b)(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})(?-u:\b)",
+        pattern: r"(?-u:\b)(?:gh[pousr]_[A-Za-z0-9_]{36,}|github_pat_[A-Za-z0-9_]{22,})",
         judge: Judge::Whole,
     },
     Rule {
@@ -232,7 +255,7 @@ static RULES: &[Rule] = &[
     },
     Rule {
         kind: "stripe-key",
-        pattern: r"(?-u:\b)(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}(?-u:\b)",
+        pattern: r"(?-u:\b)(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}",
         judge: Judge::Whole,
     },
     Rule {
@@ -338,11 +361,11 @@ fn judge_url_password(caps: &Captures<'_>, _text: &str) -> Option<Cut> {
     })
 }
 
-const AUTH_SCHEMES: &[&str] = &[
+/// Schemes whose credential is one `token68` word (RFC 9110).
+const TOKEN_SCHEMES: &[&str] = &[
     "bearer",
     "basic",
     "token",
-    "digest",
     "negotiate",
     "ntlm",
     "dpop",
@@ -351,8 +374,10 @@ const AUTH_SCHEMES: &[&str] = &[
     "key",
     "bot",
     "ssws",
-    "aws4-hmac-sha256",
 ];
+
+/// Schemes whose credential is a list of parameters; the whole list is redacted.
+const PARAM_SCHEMES: &[&str] = &["digest", "oauth", "aws4-hmac-sha256", "hoba", "mutual"];
 
 fn judge_authorization(caps: &Captures<'_>, text: &str) -> Option<Cut> {
     let value = caps.get(1)?;
@@ -377,31 +402,39 @@ fn judge_authorization(caps: &Captures<'_>, text: &str) -> Option<Cut> {
         None => ("", rest),
     };
     let credential_start = start + (rest.len() - credential.len());
-    let cut = |kind| {
-        Some(Cut {
+    let scheme = scheme.to_ascii_lowercase();
+    if PARAM_SCHEMES.contains(&scheme.as_str()) {
+        return (!credential.is_empty() && !is_placeholder(credential)).then(|| Cut {
             range: credential_start..credential_start + credential.len(),
-            kind,
-        })
+            kind: "authorization",
+        });
+    }
+    let first = credential.split([' ', '\t']).next().unwrap_or_default();
+    let (word, kind) = match scheme.as_str() {
+        "bearer" => (first, "bearer-token"),
+        "basic" => (first, "basic-auth"),
+        // Outside Bearer and Basic, short words are more likely prose ("token based").
+        known if TOKEN_SCHEMES.contains(&known) && first.len() >= 8 => (first, "authorization"),
+        // No scheme or an unknown one: only a long lone word is a credential; anything else is
+        // prose ("Authorization: see the policy section").
+        _ if first == credential && credential.len() >= 16 => (credential, "authorization"),
+        _ => return None,
     };
-    if credential.is_empty() || is_placeholder(credential) {
+    if word.is_empty() || !is_token68(word) || is_placeholder(word) || is_label(word) {
         return None;
     }
-    match scheme.to_ascii_lowercase().as_str() {
-        "bearer" => cut("bearer-token"),
-        "basic" => cut("basic-auth"),
-        known if AUTH_SCHEMES.contains(&known) => cut("authorization"),
-        // No scheme or an unknown one: only a long single word is a credential; anything else is
-        // prose ("Authorization: see the policy section").
-        _ if credential.len() >= 16 && is_token68(credential) => cut("authorization"),
-        _ => None,
-    }
+    Some(Cut {
+        range: credential_start..credential_start + word.len(),
+        kind,
+    })
 }
 
 /// The character set of HTTP credentials (RFC 9110 `token68`).
 fn is_token68(value: &str) -> bool {
-    value
-        .bytes()
-        .all(|b| b.is_ascii_alphanumeric() || b"-._~+/=".contains(&b))
+    !value.is_empty()
+        && value
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-._~+/=".contains(&b))
 }
 
 /// What a secret-like key holds; the kind of marker and how sure the key alone makes us.
@@ -468,8 +501,9 @@ impl KeyClass {
     /// Whether `value`, named by `key`, should be treated as a secret.
     ///
     /// A password key makes any real value a secret. `token` and `secret` also name lexer
-    /// tokens, labels and enum variants, so their values must look random: long, or mixing
-    /// letters with digits or cases.
+    /// tokens, labels and enum variants, so their values must look generated (see
+    /// [`looks_random`]). Values with spaces are taken for prose, so a passphrase of several
+    /// words is found only by its shape, never by its key.
     fn value_is_secret(self, key: &str, value: &str) -> bool {
         let bare_key = key.trim_matches(['"', '\'']);
         if value.is_empty()
@@ -479,6 +513,7 @@ impl KeyClass {
             || value.eq_ignore_ascii_case(bare_key)
             || is_label(value)
             || is_colour(value)
+            || is_flag(value)
         {
             return false;
         }
@@ -490,9 +525,17 @@ impl KeyClass {
     }
 }
 
-/// `"challengePassword"`, `refresh_token`: a value that itself names a secret is a label.
+/// `"challengePassword"`, `refresh_token`, `YOUR_TOKEN`: a value without digits that ends by
+/// naming a secret is a label.
 fn is_label(value: &str) -> bool {
-    let normal = value.to_ascii_lowercase().replace(['_', '-', '.', ' '], "");
+    if value.bytes().any(|b| b.is_ascii_digit()) {
+        return false;
+    }
+    let normal: String = value
+        .chars()
+        .filter(char::is_ascii_alphabetic)
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
     [
         "password",
         "passwd",
@@ -513,6 +556,16 @@ fn is_template(value: &str) -> bool {
     ["%s", "%d", "%(", "{", "}"]
         .iter()
         .any(|t| value.contains(t))
+}
+
+/// `-W`, `--password-file`: a command-line option given as a value, in a table of options.
+fn is_flag(value: &str) -> bool {
+    value.strip_prefix('-').is_some_and(|rest| {
+        let rest = rest.strip_prefix('-').unwrap_or(rest);
+        rest.len() < 24
+            && rest.starts_with(|c: char| c.is_ascii_alphabetic())
+            && rest.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+    })
 }
 
 /// `#d0d0d0`: style sheets key colours by token type.
@@ -605,6 +658,32 @@ fn is_code_path(value: &str) -> bool {
                 .all(|part| is_identifier(part.trim_start_matches('$'))))
 }
 
+/// `SCREAMING_CASE` names a constant.
+fn is_constant(value: &str) -> bool {
+    value.contains('_') && !value.bytes().any(|b| b.is_ascii_lowercase())
+}
+
+/// `password_bytes`, `userToken`: an identifier with a secret-naming word among its parts.
+fn contains_key_word(value: &str) -> bool {
+    let mut parts = Vec::new();
+    let mut part = String::new();
+    for c in value.chars() {
+        if c == '_' || (c.is_ascii_uppercase() && part.bytes().any(|b| b.is_ascii_lowercase())) {
+            parts.push(std::mem::take(&mut part));
+        }
+        if c != '_' {
+            part.push(c.to_ascii_lowercase());
+        }
+    }
+    parts.push(part);
+    parts.iter().any(|part| {
+        matches!(
+            part.as_str(),
+            "pass" | "password" | "passwd" | "pwd" | "token" | "secret" | "key"
+        )
+    })
+}
+
 /// Type annotations after a colon: `password: String`, `token: SecretStr`.
 fn is_type_name(value: &str) -> bool {
     let mut chars = value.chars();
@@ -664,6 +743,9 @@ fn judge_assignment(caps: &Captures<'_>, text: &str) -> Option<Cut> {
     } else if matches!(next, Some(',' | ')')) || (spaced && next == Some(';')) {
         // Arguments, enum items and statements: `f(password=pw, x)`, `TOKEN_ID=0x10,`,
         // `token = tok;`. (`Password=abc123;` in a connection string is unspaced.)
+        return None;
+    } else if is_identifier(raw) && (is_constant(raw) && spaced || contains_key_word(raw)) {
+        // `token = TEST_DATA_BASE64`, `password=password_bytes`: names, not values.
         return None;
     } else if spaced && is_identifier(raw) {
         // `token = tok` is code; `password = hunter2` in an ini file is not.
@@ -1085,6 +1167,11 @@ fn next(lexer: &mut Lexer) -> Token {
         unchanged(
             "const UNEXPECTED_TOKEN = /^Unexpected token/i\n'Pod::Simple::PullParserEndToken'=> '3.43',\n",
         );
+        unchanged(
+            "token = TEST_DATA_BASE64\nf(raw_data, password=password_bytes\nf(token=userToken\n'password': '-W',\n",
+        );
+        unchanged("{\"authorization\": \"Bearer token\"} * `Authorization: Bearer YOUR_TOKEN`.\n");
+        unchanged("locations: 1) Authorization: Bearer 2) x-goog-iap-jwt-assertion 3) a query\n");
         unchanged(".. _refresh token: https://developers.google.com/identity\n");
         unchanged(
             "access_token = 'at%s-%s' % (token, now)\nw('#key_file_password =\\n\\n')\nd_grpasswd='define'\n",
@@ -1165,6 +1252,26 @@ fn next(lexer: &mut Lexer) -> Token {
         assert_eq!(value["token"], "EOF");
         assert_eq!(value["note"], "password=[REDACTED:password]");
         assert_eq!(value["user"], "bob");
+    }
+
+    #[test]
+    fn redacts_authorization_fields_in_json() {
+        let mut value = serde_json::json!({
+            "headers": {"Authorization": "Bearer abc123def456", "Accept": "*/*"},
+            "proxy": {"proxy-authorization": "Basic dXNlcjpwYXNz"},
+            "other": {"authorization": "Bearer $TOKEN"},
+        });
+        assert_eq!(redact_json(&mut value), 2);
+        assert_eq!(
+            value["headers"]["Authorization"],
+            "Bearer [REDACTED:bearer-token]"
+        );
+        assert_eq!(value["headers"]["Accept"], "*/*");
+        assert_eq!(
+            value["proxy"]["proxy-authorization"],
+            "Basic [REDACTED:basic-auth]"
+        );
+        assert_eq!(value["other"]["authorization"], "Bearer $TOKEN");
     }
 
     #[test]
