@@ -60,6 +60,10 @@ pub struct Global {
     /// writes are refused; other repeats get a warning).
     #[arg(long, global = true)]
     pub hard_stop: bool,
+    /// Return the command's output as untrusted data: each stream inside an envelope naming
+    /// its source, size and SHA-256, secrets redacted, within the --max-output budget.
+    #[arg(long, global = true)]
+    pub envelope: bool,
     /// No person can answer here: what needs approval is refused (also when CI=true).
     #[arg(long, global = true)]
     pub non_interactive: bool,
@@ -368,6 +372,7 @@ pub fn parse_shell(args: &[OsString]) -> Result<ShellArgs, UsageError> {
                     .push(PathBuf::from(value_of(&mut i, inline, "--rules")?)),
                 "non-interactive" if inline.is_none() => out.global.non_interactive = true,
                 "hard-stop" if inline.is_none() => out.global.hard_stop = true,
+                "envelope" if inline.is_none() => out.global.envelope = true,
                 "wait" => {
                     out.global.wait = Some(match inline {
                         Some(v) => parse_duration(v).map_err(UsageError)?,

@@ -544,6 +544,14 @@ fn run_authorized(
         runner.max_stdout = (!std::io::stdout().is_terminal()).then_some(budget);
         runner.max_stderr = (!std::io::stderr().is_terminal()).then_some(budget);
     }
+    // --envelope: the output is kept and returned as untrusted data once the command ends.
+    let captured = global.envelope.then(|| {
+        let captured = std::sync::Arc::new(warden::runner::Captured::default());
+        runner.max_stdout = Some(warden::runner::CAPTURE_MAX);
+        runner.max_stderr = Some(warden::runner::CAPTURE_MAX);
+        runner.capture = Some(std::sync::Arc::clone(&captured));
+        captured
+    });
     if let Some(t) = global.timeout {
         runner.timeout = t;
     }
@@ -583,6 +591,22 @@ fn run_authorized(
     }
     outcome.output = (runner.max_stdout.is_some() || runner.max_stderr.is_some())
         .then(|| runner.output.summary());
+    if let Some(captured) = captured {
+        let (stdout, stderr) = captured.take();
+        let budget = if budget > 0 {
+            budget
+        } else {
+            warden::runner::CAPTURE_MAX
+        };
+        let source = evaluator_source(authorized);
+        let hint = "write the output to a file and read it in pages";
+        let out = warden::envelope::wrap(&format!("{source} (stdout)"), &stdout, budget, hint);
+        let _ = writeln!(std::io::stdout(), "{}", out.render().trim_end_matches('\n'));
+        if !stderr.is_empty() {
+            let err = warden::envelope::wrap(&format!("{source} (stderr)"), &stderr, budget, hint);
+            let _ = writeln!(std::io::stderr(), "{}", err.render().trim_end_matches('\n'));
+        }
+    }
     match result {
         Ok(ran) => {
             if ran == warden::runner::Outcome::TimedOut {
@@ -722,6 +746,23 @@ fn tool_exit(result: &serde_json::Value) -> i32 {
         Some("APPROVAL_REQUIRED") => exit::NEEDS_APPROVAL,
         _ => 1,
     }
+}
+
+/// What an envelope names as the source of a run's output.
+fn evaluator_source(authorized: &warden::policy::Authorized) -> String {
+    let text = match authorized.plan() {
+        warden::policy::Plan::Shell { script, .. } => script.replace('\n', " ⏎ "),
+        warden::policy::Plan::Argv { argv } => warden::pipeline::quote_argv(argv),
+        warden::policy::Plan::Steps { steps } => steps
+            .iter()
+            .map(|s| warden::pipeline::quote_argv(s))
+            .collect::<Vec<_>>()
+            .join(" && "),
+        warden::policy::Plan::Tool { tool, .. } => tool.clone(),
+    };
+    // Redacted whole before it is cut, so that no secret survives as a prefix.
+    let text = warden::envelope::redact::redact(&warden::audit::redact(&text)).text;
+    format!("bash {}", text.chars().take(80).collect::<String>())
 }
 
 fn exit_for(decision: Decision) -> i32 {

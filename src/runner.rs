@@ -69,6 +69,9 @@ impl RunError {
     }
 }
 
+/// The cap on each captured stream: the envelope then applies the caller's budget to it.
+pub const CAPTURE_MAX: usize = 8 * 1024 * 1024;
+
 /// Where commands run.
 #[derive(Clone, Debug)]
 pub enum Confinement {
@@ -91,9 +94,11 @@ pub struct Runner {
     pub max_stderr: Option<usize>,
     /// What the commands printed through warden (when capped), over every run.
     pub output: Arc<OutputTally>,
-    /// Keep the (capped) output here instead of writing it to warden's own streams, and give
-    /// the command an empty stdin: for tool calls, whose caller reads a result, not a stream.
+    /// Keep the (capped) output here instead of writing it to warden's own streams: for tool
+    /// calls and `--envelope`, whose caller reads a result, not a stream.
     pub capture: Option<Arc<Captured>>,
+    /// Give the command an empty stdin (tool calls: warden's stdin carries the protocol).
+    pub null_stdin: bool,
 }
 
 impl Runner {
@@ -107,6 +112,7 @@ impl Runner {
             max_stderr: None,
             output: Arc::default(),
             capture: None,
+            null_stdin: false,
         }
     }
 
@@ -206,7 +212,7 @@ impl Runner {
         use std::os::unix::process::CommandExt;
         let program = argv.first().cloned().unwrap_or_default();
         cmd.process_group(0);
-        if self.capture.is_some() {
+        if self.null_stdin {
             cmd.stdin(std::process::Stdio::null());
         }
         if self.max_stdout.is_some() {
@@ -503,8 +509,8 @@ enum Sink {
     Buffer(Arc<Captured>, Stream),
 }
 
-/// The output of captured runs (each stream already within its budget, with the marker of
-/// what was dropped).
+/// The output of captured runs (each stream within the runner's cap, with the marker of what
+/// was dropped beyond it).
 #[derive(Debug, Default)]
 pub struct Captured {
     pub stdout: std::sync::Mutex<Vec<u8>>,

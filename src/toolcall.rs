@@ -650,11 +650,11 @@ impl Server {
             Confinement::Unconfined => "unconfined (degraded)".into(),
         };
         let mut runner = Runner::new(ctx.cwd.clone(), confinement);
-        let budget = crate::output::DEFAULT_MAX_OUTPUT;
-        runner.max_stdout = Some(budget);
-        runner.max_stderr = Some(budget);
+        runner.max_stdout = Some(crate::runner::CAPTURE_MAX);
+        runner.max_stderr = Some(crate::runner::CAPTURE_MAX);
         let captured = Arc::new(crate::runner::Captured::default());
         runner.capture = Some(Arc::clone(&captured));
+        runner.null_stdin = true;
         if let Some(t) = self.settings.timeout {
             runner.timeout = t;
         }
@@ -678,15 +678,8 @@ impl Server {
                 ),
             ));
         }
-        let source = format!(
-            "bash {}",
-            evaluation
-                .request
-                .text()
-                .chars()
-                .take(80)
-                .collect::<String>()
-        );
+        let command = envelope::redact::redact(&evaluation.request.text()).text;
+        let source = format!("bash {}", command.chars().take(80).collect::<String>());
         let out = self.wrap(
             &format!("{source} (stdout)"),
             &stdout,

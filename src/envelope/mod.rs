@@ -74,8 +74,10 @@ pub struct Truncation {
 /// Wraps one tool result: redact, then keep at most `budget` bytes of redacted text, split
 /// between a head and a tail preview (plus a one-line note where the middle was left out).
 pub fn wrap(source: &str, content: &[u8], budget: usize, page_hint: &str) -> Envelope {
+    // The source names what was asked for (a command line, a path), which may itself hold a
+    // secret: it is redacted like the content.
     let mut envelope = Envelope {
-        source: source.to_owned(),
+        source: redact::redact(source).text,
         bytes: content.len() as u64,
         sha256: sha256_hex(content),
         content: String::new(),
