@@ -1,6 +1,9 @@
 //! The tool-call request decoder and argument checks: any bytes get one result document with
-//! `ok` and, on failure, a known code; nothing panics. The server is read-only (the `readonly`
-//! profile, and a rule that takes `bash` out of the snapshot), so no input can change anything.
+//! `ok` and, on failure, a known code; nothing panics. The server cannot change anything: a
+//! rule takes `bash` out of the snapshot, and another denies every write after its arguments
+//! are decoded and checked (so the write and edit decoders are fuzzed too). Seeds:
+//! `fuzz/seeds/tool_requests` (`cargo +nightly fuzz run tool_requests corpus/tool_requests
+//! seeds/tool_requests`).
 //! Run it with `XDG_STATE_HOME` set to a scratch directory: each call is audited there.
 #![no_main]
 
@@ -29,7 +32,7 @@ const CODES: &[&str] = &[
 ];
 
 static SERVER: LazyLock<Mutex<warden::toolcall::Server>> = LazyLock::new(|| {
-    let dir = std::env::temp_dir().join(format!("warden-fuzz-tools-{}", std::process::id()));
+    let dir = WORKSPACE.clone();
     std::fs::create_dir_all(dir.join("src")).expect("workspace");
     std::fs::write(dir.join("src/a.txt"), "alpha\nbeta\n").expect("file");
     // The home is a scratch directory beside the workspace, never the real one.
@@ -38,10 +41,11 @@ static SERVER: LazyLock<Mutex<warden::toolcall::Server>> = LazyLock::new(|| {
     let policy = warden::policy::Policy::with_layers(&[(
         warden::policy::Layer::User,
         "fuzz.toml".into(),
-        "[[rule]]\nid='no-shell'\naction='deny'\nreason='r'\n[rule.match]\ntool=['bash']\n".into(),
+        "[[rule]]\nid='no-shell'\naction='deny'\nreason='r'\n[rule.match]\ntool=['bash']\n\
+         [[rule]]\nid='no-writes'\naction='deny'\nreason='r'\n[rule.match]\ntool=['write_file', 'edit_file']\neffect=['write']\n"
+            .into(),
     )])
-    .expect("policy")
-    .with_defaults(warden::policy::Profile::Readonly, Default::default());
+    .expect("policy");
     let ctx = warden::shell::Context {
         workspace: dir.clone(),
         cwd: dir.clone(),
@@ -58,9 +62,24 @@ static SERVER: LazyLock<Mutex<warden::toolcall::Server>> = LazyLock::new(|| {
     Mutex::new(warden::toolcall::Server::new(evaluator, settings).expect("server"))
 });
 
+static WORKSPACE: LazyLock<std::path::PathBuf> = LazyLock::new(|| {
+    std::env::temp_dir().join(format!("warden-fuzz-tools-{}", std::process::id()))
+});
+
 fuzz_target!(|data: &[u8]| {
     let mut server = SERVER.lock().unwrap_or_else(|e| e.into_inner());
     let result = server.handle(data);
+    // Nothing changed in the workspace.
+    let names: Vec<_> = std::fs::read_dir(&*WORKSPACE)
+        .expect("workspace")
+        .map(|e| e.expect("entry").file_name())
+        .collect();
+    assert_eq!(names, ["src"], "{result}");
+    assert_eq!(
+        std::fs::read_to_string(WORKSPACE.join("src/a.txt")).expect("file"),
+        "alpha\nbeta\n",
+        "{result}"
+    );
     match result["ok"].as_bool() {
         Some(true) => assert!(result["result"].is_object()),
         Some(false) => {
