@@ -166,7 +166,16 @@ pub struct Server {
 impl Server {
     /// Opens the workspace root and takes the capability snapshot, once.
     pub fn new(evaluator: Evaluator, settings: Settings) -> Result<Server, FsError> {
-        let root = Root::new(&evaluator.ctx.workspace)?;
+        // The same workspaces the sandbox refuses (`/`, system directories, the home or an
+        // ancestor) are refused here: the file tools would reach everything beneath them.
+        let ctx = &evaluator.ctx;
+        if let Some(why) = crate::sandbox::workspace_refusal(&ctx.workspace, Some(&ctx.home)) {
+            return Err(FsError::PathRejected {
+                path: ctx.workspace.display().to_string(),
+                why: format!("not a workspace the file tools serve: {why}"),
+            });
+        }
+        let root = Root::new(&ctx.workspace)?;
         let tools = crate::tools::snapshot(&evaluator.policy)
             .iter()
             .map(|t| t.name)

@@ -460,6 +460,18 @@ fn the_snapshot_decides_what_exists_and_bad_requests_do_nothing() {
     let r: Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert_eq!(code(&r), "INVALID_ARGUMENTS", "{r}");
     assert!(!env.ws("huge").exists());
+    // A workspace the sandbox would refuse is not served either.
+    let out = Command::new(env!("CARGO_BIN_EXE_warden"))
+        .env_clear()
+        .env("PATH", PATH)
+        .env("HOME", &env.home)
+        .env("XDG_STATE_HOME", &env.state)
+        .args(["--workspace", "/", "tool"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    assert!(out.stdout.is_empty(), "{}", describe(&out));
 }
 
 #[test]

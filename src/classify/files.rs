@@ -90,7 +90,9 @@ pub fn classify(tool: &str, args: &Value, ctx: &Context) -> Vec<Operation> {
         _ if tool == "write_file" => Role::Truncate,
         _ => Role::Write,
     };
-    if let Some(kind) = secrets::secret_kind(&rel.as_text()) {
+    let secret = secrets::secret_kind(&rel.as_text())
+        .or_else(|| secrets::secret_kind(&path.to_string_lossy()));
+    if let Some(kind) = secret {
         let (fact, verb) = match effect {
             Effect::Read => ("secret.read", "reads"),
             _ => ("secret.write", "changes"),
