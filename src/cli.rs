@@ -148,6 +148,13 @@ pub enum Command {
         #[arg(long)]
         stream: bool,
     },
+    /// Decide an agent's own tool call as its pre-tool hook (`claude-code`): the payload on
+    /// stdin, the decision as JSON on stdout, always exit 0; anything that cannot be judged is
+    /// denied.
+    Hook {
+        /// The agent whose hook protocol is spoken: claude-code.
+        agent: String,
+    },
     /// Bring back a backup that an edit or overwrite of a configuration file kept (the newest,
     /// or --from NAME); --list shows them. The current content is backed up first.
     Restore {
@@ -207,7 +214,7 @@ pub enum PolicyAction {
 /// Names that select the tool form; anything else is the shell form.
 pub const SUBCOMMANDS: &[&str] = &[
     "run", "check", "explain", "policy", "doctor", "selftest", "approve", "deny", "pending", "log",
-    "replay", "restore", "tool", "tools", "help",
+    "replay", "restore", "tool", "tools", "hook", "help",
 ];
 
 /// `120`, `120s`, `500ms`, `2m`, `1h`, `1.5s`.

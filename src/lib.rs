@@ -19,6 +19,7 @@ pub mod envelope;
 pub mod exit;
 pub mod fs;
 pub mod guardrail;
+pub mod hook;
 pub mod lint;
 pub mod output;
 pub mod pipeline;

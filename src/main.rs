@@ -691,6 +691,92 @@ fn serve_tools(global: &Global, stream: bool) -> Result<i32, Fatal> {
     }
 }
 
+/// `warden hook AGENT`: always answers in the agent's protocol and exits 0; whatever goes wrong
+/// (unknown agent, bad payload, an internal error or panic) is a deny.
+fn hook(global: &Global, agent: &str) -> i32 {
+    let answer =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| hook_answer(global, agent)))
+            .unwrap_or_else(|_| Err("an internal error".to_string()))
+            .unwrap_or_else(|why| warden::hook::refusal(&why));
+    println!("{answer}");
+    exit::OK
+}
+
+fn hook_answer(global: &Global, agent: &str) -> Result<serde_json::Value, String> {
+    if agent != "claude-code" {
+        return Err(format!("unknown agent `{agent}` (claude-code)"));
+    }
+    let mut input = Vec::new();
+    std::io::stdin()
+        .lock()
+        .take(warden::hook::MAX_INPUT_BYTES as u64 + 1)
+        .read_to_end(&mut input)
+        .map_err(|e| format!("stdin: {e}"))?;
+    let payload = warden::hook::decode(&input)?;
+    if let Some(cwd) = &payload.cwd {
+        std::env::set_current_dir(cwd).map_err(|e| format!("the payload's cwd {cwd}: {e}"))?;
+    }
+    let mut global = global.clone();
+    if global.workspace.is_none() && std::env::var_os("WARDEN_WORKSPACE").is_none() {
+        global.workspace = std::env::var_os("CLAUDE_PROJECT_DIR")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from);
+    }
+    let mut evaluator = evaluator(&global).map_err(|f| f.message)?;
+    let warden_path = std::env::current_exe()
+        .map_err(|e| format!("warden's own path: {e}"))?
+        .to_string_lossy()
+        .into_owned();
+    let started = std::time::Instant::now();
+    let Some(answer) = warden::hook::decide_claude_code(&mut evaluator, &payload, &warden_path)
+    else {
+        // Not a tool warden judges: the agent's own permission rules apply.
+        return Ok(serde_json::json!({}));
+    };
+    let outcome = warden::audit::Outcome {
+        confinement: "hook".into(),
+        exit: exit_for(answer.decision),
+        duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+        ..Default::default()
+    };
+    let request = match payload.tool_name.as_str() {
+        "Bash" => Request::shell(
+            payload.tool_input["command"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string(),
+        ),
+        other => Request::Tool {
+            tool: format!("claude-code:{other}"),
+            args: payload.tool_input.clone(),
+        },
+    };
+    let evaluation = evaluator.evaluate(request);
+    let session = payload
+        .session_id
+        .clone()
+        .or_else(|| global.session.clone());
+    let mut record = warden::audit::record_of(
+        &evaluation,
+        session.as_deref(),
+        &evaluator.ctx.workspace,
+        &evaluator.ctx.cwd,
+        false,
+        &evaluator.policy.revision,
+        outcome,
+    );
+    // The record says what the hook answered (for a file tool, judged by its path).
+    record.tool = format!("claude-code:{}", payload.tool_name);
+    record.decision = answer.decision.as_str().to_string();
+    record.tier = answer.tier.clone();
+    record.rule = answer.rule.clone();
+    record.reason = answer.reason.clone();
+    if let Some(log) = warden::audit::Log::open() {
+        let _ = log.append(&record);
+    }
+    Ok(answer.to_claude_code())
+}
+
 /// `warden restore PATH [--list | --from NAME]`.
 fn restore(global: &Global, path: &str, list: bool, from: Option<String>) -> Result<i32, Fatal> {
     use warden::fs::{RelPath, Root, write};
@@ -808,6 +894,7 @@ fn tool_form(args: Vec<OsString>) -> i32 {
         Command::Deny { id } => answer(&id, false, true),
         Command::Pending => pending(&cli.global),
         Command::Tool { stream } => serve_tools(&cli.global, stream),
+        Command::Hook { agent } => Ok(hook(&cli.global, &agent)),
         Command::Restore { path, list, from } => restore(&cli.global, &path, list, from),
         Command::Tools { format } => {
             let policy =
