@@ -196,6 +196,13 @@ pub enum Command {
         #[command(subcommand)]
         action: PolicyAction,
     },
+    /// Write the man pages and shell completions (for packagers; the repository commits them).
+    #[command(hide = true)]
+    Generate {
+        /// The directory that receives `man/` and `completions/`.
+        #[arg(long, value_name = "DIR", default_value = ".")]
+        out: PathBuf,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -214,7 +221,7 @@ pub enum PolicyAction {
 /// Names that select the tool form; anything else is the shell form.
 pub const SUBCOMMANDS: &[&str] = &[
     "run", "check", "explain", "policy", "doctor", "selftest", "approve", "deny", "pending", "log",
-    "replay", "restore", "tool", "tools", "hook", "help",
+    "replay", "restore", "tool", "tools", "hook", "generate", "help",
 ];
 
 /// `120`, `120s`, `500ms`, `2m`, `1h`, `1.5s`.

@@ -18,6 +18,7 @@ pub mod config;
 pub mod envelope;
 pub mod exit;
 pub mod fs;
+pub mod generate;
 pub mod guardrail;
 pub mod hook;
 pub mod lint;

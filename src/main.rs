@@ -914,6 +914,7 @@ fn tool_form(args: Vec<OsString>) -> i32 {
         Command::Replay { id } => replay(&cli.global, &id),
         Command::Doctor => doctor(&cli.global),
         Command::Selftest => selftest(&cli.global),
+        Command::Generate { out } => generate(&out),
     };
     result.unwrap_or_else(fail)
 }
@@ -1442,6 +1443,17 @@ fn doctor(global: &Global) -> Result<i32, Fatal> {
     } else {
         exit::OK
     })
+}
+
+/// `warden generate [--out DIR]`: the man pages and completions, byte for byte as committed.
+fn generate(out: &Path) -> Result<i32, Fatal> {
+    let written = warden::generate::write(out, &warden::generate::files()).map_err(|e| Fatal {
+        code: exit::INTERNAL,
+        message: format!("cannot write the generated files: {e}"),
+    })?;
+    let list: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
+    write_stdout(&list.join("\n"))?;
+    Ok(exit::OK)
 }
 
 fn selftest(global: &Global) -> Result<i32, Fatal> {
