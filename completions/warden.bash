@@ -37,6 +37,9 @@ _warden() {
             warden,hook)
                 cmd="warden__subcmd__hook"
                 ;;
+            warden,install)
+                cmd="warden__subcmd__install"
+                ;;
             warden,log)
                 cmd="warden__subcmd__log"
                 ;;
@@ -83,7 +86,7 @@ _warden() {
 
     case "${cmd}" in
         warden)
-            opts="-h -V --workspace --json --timeout --grace --rules --max-output --network --allow-degraded --pass-env --session --profile --hard-stop --envelope --non-interactive --wait --help --version run check explain doctor selftest approve deny pending tool hook restore tools log replay policy generate"
+            opts="-h -V --workspace --json --timeout --grace --rules --max-output --network --allow-degraded --pass-env --session --profile --hard-stop --envelope --non-interactive --wait --help --version run check explain doctor selftest approve deny pending tool hook install restore tools log replay policy generate"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -446,6 +449,56 @@ _warden() {
             ;;
         warden__subcmd__hook)
             opts="-h --workspace --json --timeout --grace --rules --max-output --network --allow-degraded --pass-env --session --profile --hard-stop --envelope --non-interactive --wait --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --grace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rules)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pass-env)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --wait)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        warden__subcmd__install)
+            opts="-h --dry-run --project --workspace --json --timeout --grace --rules --max-output --network --allow-degraded --pass-env --session --profile --hard-stop --envelope --non-interactive --wait --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -155,6 +155,18 @@ pub enum Command {
         /// The agent whose hook protocol is spoken: claude-code.
         agent: String,
     },
+    /// Wire warden into an agent's configuration (claude-code: its PreToolUse hook in
+    /// ~/.claude/settings.json, or the project's with --project), keeping everything there.
+    Install {
+        /// The agent: claude-code.
+        agent: String,
+        /// Print the resulting configuration instead of writing it.
+        #[arg(long)]
+        dry_run: bool,
+        /// The workspace's `.claude/settings.json` instead of the user's.
+        #[arg(long)]
+        project: bool,
+    },
     /// Bring back a backup that an edit or overwrite of a configuration file kept (the newest,
     /// or --from NAME); --list shows them. The current content is backed up first.
     Restore {
@@ -221,7 +233,7 @@ pub enum PolicyAction {
 /// Names that select the tool form; anything else is the shell form.
 pub const SUBCOMMANDS: &[&str] = &[
     "run", "check", "explain", "policy", "doctor", "selftest", "approve", "deny", "pending", "log",
-    "replay", "restore", "tool", "tools", "hook", "generate", "help",
+    "replay", "restore", "tool", "tools", "hook", "install", "generate", "help",
 ];
 
 /// `120`, `120s`, `500ms`, `2m`, `1h`, `1.5s`.

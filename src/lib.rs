@@ -21,6 +21,7 @@ pub mod fs;
 pub mod generate;
 pub mod guardrail;
 pub mod hook;
+pub mod install;
 pub mod lint;
 pub mod output;
 pub mod pipeline;

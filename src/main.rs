@@ -691,6 +691,83 @@ fn serve_tools(global: &Global, stream: bool) -> Result<i32, Fatal> {
     }
 }
 
+/// `warden install AGENT [--dry-run] [--project]`.
+fn install(global: &Global, agent: &str, dry_run: bool, project: bool) -> Result<i32, Fatal> {
+    if agent != "claude-code" {
+        return Err(Fatal::usage(format!(
+            "`{agent}` cannot be wired in yet: only claude-code (Gemini CLI and Codex CLI hooks are not spoken yet)"
+        )));
+    }
+    let file = if project {
+        context(global)?
+            .workspace
+            .join(".claude")
+            .join("settings.json")
+    } else {
+        std::env::var_os("HOME")
+            .filter(|h| !h.is_empty())
+            .map(PathBuf::from)
+            .ok_or_else(|| Fatal::usage("HOME is not set"))?
+            .join(".claude")
+            .join("settings.json")
+    };
+    let mut settings: serde_json::Value = match std::fs::read(&file) {
+        Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
+            Fatal::usage(format!(
+                "{}: not JSON ({e}); fix it by hand first",
+                file.display()
+            ))
+        })?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => serde_json::json!({}),
+        Err(e) => return Err(Fatal::usage(format!("{}: {e}", file.display()))),
+    };
+    let exe =
+        std::env::current_exe().map_err(|e| Fatal::usage(format!("warden's own path: {e}")))?;
+    let command = format!(
+        "{} hook claude-code",
+        shlex::try_quote(&exe.to_string_lossy()).map_err(|e| Fatal::usage(e.to_string()))?
+    );
+    let changed = warden::install::merge_claude_code(&mut settings, &command)
+        .map_err(|e| Fatal::usage(format!("{}: {e}", file.display())))?;
+    let text = serde_json::to_string_pretty(&settings).unwrap_or_default() + "\n";
+    if dry_run {
+        print!("{text}");
+        eprintln!(
+            "warden: {} would be {}",
+            file.display(),
+            if changed {
+                "changed as above"
+            } else {
+                "left as it is (the hook is there)"
+            }
+        );
+        return Ok(exit::OK);
+    }
+    if !changed {
+        eprintln!("warden: {}: the hook is already there", file.display());
+        return Ok(exit::OK);
+    }
+    if let Some(dir) = file.parent() {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Fatal::usage(format!("{}: {e}", dir.display())))?;
+    }
+    if file.exists() {
+        let kept = file.with_extension(format!("json.warden-backup-{}", warden::approval::now()));
+        std::fs::copy(&file, &kept)
+            .map_err(|e| Fatal::usage(format!("{}: {e}", kept.display())))?;
+        eprintln!(
+            "warden: the previous settings are kept as {}",
+            kept.display()
+        );
+    }
+    let temp = file.with_extension("json.warden-tmp");
+    std::fs::write(&temp, &text)
+        .and_then(|()| std::fs::rename(&temp, &file))
+        .map_err(|e| Fatal::usage(format!("{}: {e}", file.display())))?;
+    eprintln!("warden: added the PreToolUse hook to {}", file.display());
+    Ok(exit::OK)
+}
+
 /// `warden hook AGENT`: always answers in the agent's protocol and exits 0; whatever goes wrong
 /// (unknown agent, bad payload, an internal error or panic) is a deny.
 fn hook(global: &Global, agent: &str) -> i32 {
@@ -895,6 +972,11 @@ fn tool_form(args: Vec<OsString>) -> i32 {
         Command::Pending => pending(&cli.global),
         Command::Tool { stream } => serve_tools(&cli.global, stream),
         Command::Hook { agent } => Ok(hook(&cli.global, &agent)),
+        Command::Install {
+            agent,
+            dry_run,
+            project,
+        } => install(&cli.global, &agent, dry_run, project),
         Command::Restore { path, list, from } => restore(&cli.global, &path, list, from),
         Command::Tools { format } => {
             let policy =

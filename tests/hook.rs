@@ -181,3 +181,55 @@ fn malformed_oversized_or_unknown_input_is_denied_with_exit_0() {
         assert_eq!(decision(&a), "deny", "{}: {a}", String::from_utf8_lossy(&input[..input.len().min(80)]));
     }
 }
+
+#[test]
+fn install_adds_the_hook_beside_existing_settings_once() {
+    let env = Env::new();
+    let settings = env.home.join(".claude/settings.json");
+    std::fs::create_dir_all(settings.parent().expect("dir")).expect("mkdir");
+    std::fs::write(
+        &settings,
+        r#"{"model":"opus","hooks":{"PreToolUse":[{"matcher":"Write","hooks":[{"type":"command","command":"fmt-check"}]}]}}"#,
+    )
+    .expect("write");
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_warden"))
+            .env_clear()
+            .env("PATH", PATH)
+            .env("HOME", &env.home)
+            .args(args)
+            .current_dir(&env.workspace)
+            .output()
+            .expect("run")
+    };
+    let before = std::fs::read(&settings).expect("read");
+    let out = run(&["install", "claude-code", "--dry-run"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("hook claude-code"),
+        "{}",
+        describe(&out)
+    );
+    assert_eq!(
+        std::fs::read(&settings).expect("read"),
+        before,
+        "a dry run writes nothing"
+    );
+    let out = run(&["install", "claude-code"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let merged: Value =
+        serde_json::from_slice(&std::fs::read(&settings).expect("read")).expect("JSON");
+    assert_eq!(merged["model"], "opus");
+    let pre = merged["hooks"]["PreToolUse"].as_array().expect("array");
+    assert_eq!(pre.len(), 2, "{merged}");
+    assert_eq!(pre[0]["hooks"][0]["command"], "fmt-check");
+    let command = pre[1]["hooks"][0]["command"].as_str().expect("command");
+    assert!(command.ends_with(" hook claude-code"), "{command}");
+    let out = run(&["install", "claude-code"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let again: Value =
+        serde_json::from_slice(&std::fs::read(&settings).expect("read")).expect("JSON");
+    assert_eq!(again, merged, "a second run changes nothing");
+    let out = run(&["install", "gemini"]);
+    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+}
