@@ -167,6 +167,16 @@ pub enum Command {
         #[arg(long)]
         project: bool,
     },
+    /// Decide the commands written in files without running them: shell scripts, Dockerfile
+    /// RUN lines, Makefile recipes, GitHub Actions run steps. Exit 1 when any is denied.
+    Scan {
+        /// text, json (one line per command) or sarif.
+        #[arg(long, default_value = "text")]
+        format: String,
+        /// The files to scan.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
     /// Bring back a backup that an edit or overwrite of a configuration file kept (the newest,
     /// or --from NAME); --list shows them. The current content is backed up first.
     Restore {
@@ -233,7 +243,7 @@ pub enum PolicyAction {
 /// Names that select the tool form; anything else is the shell form.
 pub const SUBCOMMANDS: &[&str] = &[
     "run", "check", "explain", "policy", "doctor", "selftest", "approve", "deny", "pending", "log",
-    "replay", "restore", "tool", "tools", "hook", "install", "generate", "help",
+    "replay", "restore", "tool", "tools", "hook", "install", "scan", "generate", "help",
 ];
 
 /// `120`, `120s`, `500ms`, `2m`, `1h`, `1.5s`.

@@ -30,6 +30,7 @@ pub mod remediate;
 pub mod report;
 pub mod runner;
 pub mod sandbox;
+pub mod scan;
 pub mod shell;
 pub mod sys;
 pub mod toolcall;

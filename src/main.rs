@@ -691,6 +691,86 @@ fn serve_tools(global: &Global, stream: bool) -> Result<i32, Fatal> {
     }
 }
 
+/// `warden scan [--format F] FILE…`.
+fn scan(global: &Global, format: &str, files: &[PathBuf]) -> Result<i32, Fatal> {
+    use warden::scan::{Kind, Reported};
+    if !matches!(format, "text" | "json" | "sarif") {
+        return Err(Fatal::usage(format!(
+            "unknown format `{format}` (text, json or sarif)"
+        )));
+    }
+    let mut evaluator = evaluator(global)?;
+    let mut reported = Vec::new();
+    for file in files {
+        let bytes =
+            std::fs::read(file).map_err(|e| Fatal::usage(format!("{}: {e}", file.display())))?;
+        if bytes.len() > warden::scan::MAX_FILE_BYTES {
+            return Err(Fatal::usage(format!(
+                "{}: larger than {} bytes",
+                file.display(),
+                warden::scan::MAX_FILE_BYTES
+            )));
+        }
+        let text = String::from_utf8(bytes)
+            .map_err(|_| Fatal::usage(format!("{}: not UTF-8 text", file.display())))?;
+        let kind = Kind::of(file);
+        for found in warden::scan::extract(kind, &text) {
+            let evaluation = evaluator.evaluate(found.request);
+            reported.push(Reported {
+                file: file.display().to_string(),
+                kind,
+                line: found.line,
+                record: report::record(&evaluation),
+            });
+        }
+    }
+    let mut out = String::new();
+    match format {
+        "sarif" => {
+            out = serde_json::to_string_pretty(&warden::scan::sarif(&reported)).unwrap_or_default();
+        }
+        "json" => {
+            for r in &reported {
+                let mut record = r.record.clone();
+                record["file"] = r.file.clone().into();
+                record["line"] = r.line.into();
+                record["kind"] = r.kind.as_str().into();
+                out.push_str(&record.to_string());
+                out.push('\n');
+            }
+        }
+        _ => {
+            for r in &reported {
+                out.push_str(&format!(
+                    "{}:{}: {}\n",
+                    r.file,
+                    r.line,
+                    r.record["message"].as_str().unwrap_or_default()
+                ));
+            }
+            let count = |d: &str| {
+                reported
+                    .iter()
+                    .filter(|r| r.record["decision"] == d)
+                    .count()
+            };
+            out.push_str(&format!(
+                "{} command(s): {} allowed, {} need approval, {} denied\n",
+                reported.len(),
+                count("allow"),
+                count("ask"),
+                count("deny")
+            ));
+        }
+    }
+    write_stdout(out.trim_end_matches('\n'))?;
+    Ok(if reported.iter().any(|r| r.record["decision"] == "deny") {
+        1
+    } else {
+        exit::OK
+    })
+}
+
 /// `warden install AGENT [--dry-run] [--project]`.
 fn install(global: &Global, agent: &str, dry_run: bool, project: bool) -> Result<i32, Fatal> {
     if agent != "claude-code" {
@@ -972,6 +1052,7 @@ fn tool_form(args: Vec<OsString>) -> i32 {
         Command::Pending => pending(&cli.global),
         Command::Tool { stream } => serve_tools(&cli.global, stream),
         Command::Hook { agent } => Ok(hook(&cli.global, &agent)),
+        Command::Scan { format, files } => scan(&cli.global, &format, &files),
         Command::Install {
             agent,
             dry_run,
