@@ -43,6 +43,9 @@ _warden() {
             warden,log)
                 cmd="warden__subcmd__log"
                 ;;
+            warden,mcp)
+                cmd="warden__subcmd__mcp"
+                ;;
             warden,pending)
                 cmd="warden__subcmd__pending"
                 ;;
@@ -89,7 +92,7 @@ _warden() {
 
     case "${cmd}" in
         warden)
-            opts="-h -V --workspace --json --timeout --grace --rules --max-output --network --allow-degraded --pass-env --session --profile --hard-stop --envelope --non-interactive --wait --help --version run check explain doctor selftest approve deny pending tool hook install scan restore tools log replay policy generate"
+            opts="-h -V --workspace --json --timeout --grace --rules --max-output --network --allow-degraded --pass-env --session --profile --hard-stop --envelope --non-interactive --wait --help --version run check explain doctor selftest approve deny pending tool mcp hook install scan restore tools log replay policy generate"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -565,6 +568,56 @@ _warden() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --workspace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --grace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rules)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pass-env)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --wait)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        warden__subcmd__mcp)
+            opts="-h --workspace --json --timeout --grace --rules --max-output --network --allow-degraded --pass-env --session --profile --hard-stop --envelope --non-interactive --wait --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --workspace)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -50,6 +50,7 @@ complete -c warden -n "__fish_warden_needs_command" -f -a "approve" -d 'Approve 
 complete -c warden -n "__fish_warden_needs_command" -f -a "deny" -d 'Deny a pending challenge'
 complete -c warden -n "__fish_warden_needs_command" -f -a "pending" -d 'List the challenges waiting for an answer'
 complete -c warden -n "__fish_warden_needs_command" -f -a "tool" -d 'Serve tool calls: one JSON request on stdin (`{"tool": …, "args": {…}, "id": …}`), one JSON result on stdout; with --stream, one request per line until end of input'
+complete -c warden -n "__fish_warden_needs_command" -f -a "mcp" -d 'Serve the tools as a Model Context Protocol server on stdin and stdout: the tool list is the capability snapshot of the profile, every call goes through the policy'
 complete -c warden -n "__fish_warden_needs_command" -f -a "hook" -d 'Decide an agent\'s own tool call as its pre-tool hook (`claude-code`): the payload on stdin, the decision as JSON on stdout, always exit 0; anything that cannot be judged is denied'
 complete -c warden -n "__fish_warden_needs_command" -f -a "install" -d 'Wire warden into an agent\'s configuration (claude-code: its PreToolUse hook in ~/.claude/settings.json, or the project\'s with --project), keeping everything there'
 complete -c warden -n "__fish_warden_needs_command" -f -a "scan" -d 'Decide the commands written in files without running them: shell scripts, Dockerfile RUN lines, Makefile recipes, GitHub Actions run steps. Exit 1 when any is denied'
@@ -209,6 +210,22 @@ complete -c warden -n "__fish_warden_using_subcommand tool" -l hard-stop -d 'Ref
 complete -c warden -n "__fish_warden_using_subcommand tool" -l envelope -d 'Return the command\'s output as untrusted data: each stream inside an envelope naming its source, size and SHA-256, secrets redacted, within the --max-output budget'
 complete -c warden -n "__fish_warden_using_subcommand tool" -l non-interactive -d 'No person can answer here: what needs approval is refused (also when CI=true)'
 complete -c warden -n "__fish_warden_using_subcommand tool" -s h -l help -d 'Print help'
+complete -c warden -n "__fish_warden_using_subcommand mcp" -l workspace -d 'The workspace: the only tree work may change [default: $WARDEN_WORKSPACE, else the enclosing git work tree, else the current directory]' -r -F
+complete -c warden -n "__fish_warden_using_subcommand mcp" -l timeout -d 'Time limit for a run, e.g. `120`, `30s`, `500ms`, `5m` [default: 120s]' -r
+complete -c warden -n "__fish_warden_using_subcommand mcp" -l grace -d 'Time between TERM and KILL when the limit is reached [default: 2s]' -r
+complete -c warden -n "__fish_warden_using_subcommand mcp" -l rules -d 'Extra rule file, consulted after the shipped rules (repeatable)' -r -F
+complete -c warden -n "__fish_warden_using_subcommand mcp" -l max-output -d 'Budget for each of the command\'s stdout and stderr when not a terminal, e.g. `1M`, `512K`, `0` for none; the head and tail are kept and a marker names what was dropped [default: 1M]' -r
+complete -c warden -n "__fish_warden_using_subcommand mcp" -l pass-env -d 'Pass this environment variable into the sandbox (repeatable). Loader hooks and anything that looks like a credential never pass, whatever is asked' -r
+complete -c warden -n "__fish_warden_using_subcommand mcp" -l session -d 'The agent session this request belongs to (recorded in the audit log; also WARDEN_SESSION)' -r
+complete -c warden -n "__fish_warden_using_subcommand mcp" -l profile -d 'The defaults where no rule decided: readonly, workspace (the default) or strict (overrides `[policy] profile` in the user configuration)' -r
+complete -c warden -n "__fish_warden_using_subcommand mcp" -l wait -d 'When approval is needed, wait for a person\'s answer (up to DURATION, default until the challenge expires) instead of exiting 75' -r
+complete -c warden -n "__fish_warden_using_subcommand mcp" -l json -d 'Machine-readable output (JSON)'
+complete -c warden -n "__fish_warden_using_subcommand mcp" -l network -d 'Give the command the host network (the policy asks for approval first). Without it the sandbox has only loopback'
+complete -c warden -n "__fish_warden_using_subcommand mcp" -l allow-degraded -d 'Run allowed commands even when the sandbox cannot be had here (bwrap missing, user namespaces blocked): unconfined, and said on every run. Also WARDEN_ALLOW_DEGRADED=1'
+complete -c warden -n "__fish_warden_using_subcommand mcp" -l hard-stop -d 'Refuse any identical request that already failed twice in this session (by default only writes are refused; other repeats get a warning)'
+complete -c warden -n "__fish_warden_using_subcommand mcp" -l envelope -d 'Return the command\'s output as untrusted data: each stream inside an envelope naming its source, size and SHA-256, secrets redacted, within the --max-output budget'
+complete -c warden -n "__fish_warden_using_subcommand mcp" -l non-interactive -d 'No person can answer here: what needs approval is refused (also when CI=true)'
+complete -c warden -n "__fish_warden_using_subcommand mcp" -s h -l help -d 'Print help'
 complete -c warden -n "__fish_warden_using_subcommand hook" -l workspace -d 'The workspace: the only tree work may change [default: $WARDEN_WORKSPACE, else the enclosing git work tree, else the current directory]' -r -F
 complete -c warden -n "__fish_warden_using_subcommand hook" -l timeout -d 'Time limit for a run, e.g. `120`, `30s`, `500ms`, `5m` [default: 120s]' -r
 complete -c warden -n "__fish_warden_using_subcommand hook" -l grace -d 'Time between TERM and KILL when the limit is reached [default: 2s]' -r

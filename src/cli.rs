@@ -148,6 +148,9 @@ pub enum Command {
         #[arg(long)]
         stream: bool,
     },
+    /// Serve the tools as a Model Context Protocol server on stdin and stdout: the tool list is
+    /// the capability snapshot of the profile, every call goes through the policy.
+    Mcp,
     /// Decide an agent's own tool call as its pre-tool hook (`claude-code`): the payload on
     /// stdin, the decision as JSON on stdout, always exit 0; anything that cannot be judged is
     /// denied.
@@ -243,7 +246,7 @@ pub enum PolicyAction {
 /// Names that select the tool form; anything else is the shell form.
 pub const SUBCOMMANDS: &[&str] = &[
     "run", "check", "explain", "policy", "doctor", "selftest", "approve", "deny", "pending", "log",
-    "replay", "restore", "tool", "tools", "hook", "install", "scan", "generate", "help",
+    "replay", "restore", "tool", "tools", "hook", "install", "scan", "mcp", "generate", "help",
 ];
 
 /// `120`, `120s`, `500ms`, `2m`, `1h`, `1.5s`.

@@ -23,6 +23,7 @@ pub mod guardrail;
 pub mod hook;
 pub mod install;
 pub mod lint;
+pub mod mcp;
 pub mod output;
 pub mod pipeline;
 pub mod policy;

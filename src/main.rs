@@ -624,11 +624,27 @@ fn run_authorized(
     }
 }
 
-/// `warden tool [--stream]`: the tool-call protocol on stdin and stdout.
-fn serve_tools(global: &Global, stream: bool) -> Result<i32, Fatal> {
-    use std::io::{BufRead, Read, Write};
+/// `warden mcp`: the tool server over the Model Context Protocol.
+fn serve_mcp(global: &Global) -> Result<i32, Fatal> {
     let evaluator = evaluator(global)?;
-    let settings = warden::toolcall::Settings {
+    let offered = warden::tools::snapshot(&evaluator.policy);
+    let mut settings = tool_settings(global);
+    // The MCP session is the session: one per server process unless one is named.
+    settings.session = settings
+        .session
+        .or_else(|| Some(format!("mcp-{}", std::process::id())));
+    let server = warden::toolcall::Server::new(evaluator, settings)
+        .map_err(|e| Fatal::usage(format!("the workspace cannot be opened: {e}")))?;
+    warden::mcp::serve(warden::mcp::Mcp::new(server, &offered)).map_err(|e| Fatal {
+        code: exit::INTERNAL,
+        message: format!("mcp: {e}"),
+    })?;
+    Ok(exit::OK)
+}
+
+/// The tool server's settings from the command line.
+fn tool_settings(global: &Global) -> warden::toolcall::Settings {
+    warden::toolcall::Settings {
         session: global.session.clone().or_else(|| {
             std::env::var("WARDEN_SESSION")
                 .ok()
@@ -647,7 +663,14 @@ fn serve_tools(global: &Global, stream: bool) -> Result<i32, Fatal> {
             .filter(|b| *b > 0)
             .unwrap_or(warden::envelope::DEFAULT_RESULT_BUDGET),
         session_budget: warden::envelope::DEFAULT_SESSION_BUDGET,
-    };
+    }
+}
+
+/// `warden tool [--stream]`: the tool-call protocol on stdin and stdout.
+fn serve_tools(global: &Global, stream: bool) -> Result<i32, Fatal> {
+    use std::io::{BufRead, Read, Write};
+    let evaluator = evaluator(global)?;
+    let settings = tool_settings(global);
     let mut server = warden::toolcall::Server::new(evaluator, settings)
         .map_err(|e| Fatal::usage(format!("the workspace cannot be opened: {e}")))?;
     let stdout = std::io::stdout();
@@ -1051,6 +1074,7 @@ fn tool_form(args: Vec<OsString>) -> i32 {
         Command::Deny { id } => answer(&id, false, true),
         Command::Pending => pending(&cli.global),
         Command::Tool { stream } => serve_tools(&cli.global, stream),
+        Command::Mcp => serve_mcp(&cli.global),
         Command::Hook { agent } => Ok(hook(&cli.global, &agent)),
         Command::Scan { format, files } => scan(&cli.global, &format, &files),
         Command::Install {

@@ -713,7 +713,7 @@ impl Server {
         let ctx = &self.evaluator.ctx;
         let record = crate::audit::record_of(
             evaluation,
-            Some(&self.session),
+            Some(self.settings.session.as_deref().unwrap_or(&self.session)),
             &ctx.workspace,
             &ctx.cwd,
             false,
