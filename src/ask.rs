@@ -72,7 +72,10 @@ fn consent_inner(
     asking: &Asking,
     seen: &mut Option<Challenge>,
 ) -> Result<Consent, i32> {
-    let line = crate::report::line(ev.effective());
+    let line = crate::report::painted(
+        &crate::report::line(ev.effective()),
+        ev.effective().verdict.decision,
+    );
     if asking.non_interactive {
         eprintln!("{line}");
         eprintln!(

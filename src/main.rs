@@ -32,7 +32,18 @@ fn main() -> ExitCode {
         let code = warden::sandbox::inner::run(&argv);
         return ExitCode::from(u8::try_from(code).unwrap_or(exit::INTERNAL as u8));
     }
-    let code = if cli::is_tool_form(&args) {
+    // As `wsh` (a link named so, for `SHELL=`), every argument is the shell's: `wsh run` runs a
+    // script named `run`. A login shell's `-wsh` or `-warden` is the same.
+    let invoked_as = std::env::args_os()
+        .next()
+        .map(|a| {
+            Path::new(&a)
+                .file_name()
+                .map(|n| n.to_string_lossy().trim_start_matches('-').to_string())
+                .unwrap_or_default()
+        })
+        .unwrap_or_default();
+    let code = if invoked_as != "wsh" && cli::is_tool_form(&args) {
         tool_form(args)
     } else {
         shell_form(args)
@@ -434,7 +445,10 @@ fn decide_and_run_recorded(
         if global.json {
             eprintln!("{}", report::record(evaluation));
         } else {
-            eprintln!("{}", report::line(decided));
+            eprintln!(
+                "{}",
+                report::painted(&report::line(decided), decided.verdict.decision)
+            );
         }
         return exit::DENIED;
     }

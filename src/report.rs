@@ -25,6 +25,29 @@ pub fn line(decided: &Decided) -> String {
     }
 }
 
+/// A decision line as a person at a terminal sees it: red for a refusal, yellow for a
+/// question, when stderr is a terminal, `TERM` is not `dumb` and `NO_COLOR` is unset or empty.
+pub fn painted(line: &str, decision: Decision) -> String {
+    use std::io::IsTerminal;
+    let wanted = std::io::stderr().is_terminal()
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        && std::env::var_os("TERM").is_none_or(|t| t != "dumb");
+    paint(line, decision, wanted)
+}
+
+fn paint(line: &str, decision: Decision, colour: bool) -> String {
+    let code = match decision {
+        Decision::Deny => "1;31",
+        Decision::Ask => "1;33",
+        Decision::Allow => return line.to_string(),
+    };
+    if colour {
+        format!("\x1b[{code}m{line}\x1b[0m")
+    } else {
+        line.to_string()
+    }
+}
+
 /// The JSON record of an evaluation (`check --json`, `check --batch`).
 pub fn record(ev: &Evaluation) -> Value {
     let d = ev.effective();
@@ -282,4 +305,17 @@ pub fn rule_show(rule: &crate::policy::Rule) -> String {
         let _ = writeln!(out, "  not_match:   {m}");
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refusals_and_questions_are_coloured_only_when_wanted() {
+        assert_eq!(paint("x", Decision::Deny, true), "\x1b[1;31mx\x1b[0m");
+        assert_eq!(paint("x", Decision::Ask, true), "\x1b[1;33mx\x1b[0m");
+        assert_eq!(paint("x", Decision::Allow, true), "x");
+        assert_eq!(paint("x", Decision::Deny, false), "x");
+    }
 }
