@@ -347,6 +347,7 @@ fn read_bounded_file(file: &Path) -> Result<Vec<u8>, Fatal> {
 fn repl(evaluator: &mut Evaluator, global: &Global) -> i32 {
     let stdin = std::io::stdin();
     let mut last = exit::OK;
+    let mut exported: Vec<(String, String)> = Vec::new();
     loop {
         eprint!("warden$ ");
         let mut line = String::new();
@@ -384,8 +385,42 @@ fn repl(evaluator: &mut Evaluator, global: &Global) -> i32 {
             }
             continue;
         }
-        last = decide_and_run(evaluator, global, Request::shell(line));
+        // Variables exported in the session carry over: each later line is decided and run
+        // with them set first (and so are they, each time).
+        let prefix: String = exported
+            .iter()
+            .map(|(name, value)| {
+                format!(
+                    "export {name}={}; ",
+                    shlex::try_quote(value).unwrap_or_default()
+                )
+            })
+            .collect();
+        last = decide_and_run(evaluator, global, Request::shell(format!("{prefix}{line}")));
+        if last == exit::OK
+            && let Some((name, value)) = plain_export(line)
+        {
+            exported.retain(|(n, _)| *n != name);
+            exported.push((name, value));
+        }
     }
+}
+
+/// `export NAME=VALUE` with a literal value (quotes allowed, no expansions), as a pair.
+fn plain_export(line: &str) -> Option<(String, String)> {
+    let rest = line.trim().strip_prefix("export ")?.trim();
+    let (name, value) = rest.split_once('=')?;
+    let name_ok = !name.is_empty()
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    let words = shlex::split(value)?;
+    let literal = !value.contains(['$', '`', ';', '&', '|', '<', '>', '(', ')', '\\']);
+    (name_ok && literal && words.len() <= 1).then(|| {
+        (
+            name.to_string(),
+            words.into_iter().next().unwrap_or_default(),
+        )
+    })
 }
 
 /// The shell and run forms: decide, disclose, run when allowed; every decision is recorded in

@@ -126,14 +126,18 @@ fn as_wsh_every_argument_belongs_to_the_shell() {
 #[test]
 fn an_interactive_session_decides_each_line_and_keeps_the_directory() {
     let env = Env::new();
-    let out = env.on_terminal("wsh", "cd src\npwd\nrm -rf ~\necho still here\nexit\n", &[]);
+    let out = env.on_terminal(
+        "wsh",
+        "cd src\npwd\nexport GREETING='still here'\nrm -rf ~\necho $GREETING\nexit\n",
+        &[],
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.contains(&format!("{}/src", env.workspace.display())),
         "{text}"
     );
     assert!(text.contains("[catastrophic] blocked"), "{text}");
-    assert!(text.contains("still here"), "{text}");
+    assert!(text.lines().any(|l| l.trim_end() == "still here"), "{text}");
     assert!(env.home.exists());
 }
 
