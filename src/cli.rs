@@ -155,7 +155,7 @@ pub enum Command {
     /// stdin, the decision as JSON on stdout, always exit 0; anything that cannot be judged is
     /// denied.
     Hook {
-        /// The agent whose hook protocol is spoken: claude-code.
+        /// The agent whose hook protocol is spoken: claude-code (PreToolUse) or gemini (BeforeTool).
         agent: String,
     },
     /// Wire warden into an agent's configuration (claude-code: its PreToolUse hook in

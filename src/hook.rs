@@ -91,8 +91,13 @@ pub struct Payload {
     pub hook_event_name: Option<String>,
 }
 
-/// Decodes a payload (bounded, JSON, a tool name).
+/// Decodes a Claude Code payload (bounded, JSON, a tool name, the `PreToolUse` event).
 pub fn decode(input: &[u8]) -> Result<Payload, String> {
+    decode_event(input, "PreToolUse")
+}
+
+/// Decodes a payload of the agent whose pre-tool event is `event`.
+pub fn decode_event(input: &[u8], event: &str) -> Result<Payload, String> {
     if input.len() > MAX_INPUT_BYTES {
         return Err(format!(
             "the payload is {} bytes; the limit is {MAX_INPUT_BYTES}",
@@ -101,10 +106,10 @@ pub fn decode(input: &[u8]) -> Result<Payload, String> {
     }
     let payload: Payload =
         serde_json::from_slice(input).map_err(|e| format!("the payload is not valid: {e}"))?;
-    if let Some(event) = &payload.hook_event_name
-        && event != "PreToolUse"
+    if let Some(got) = &payload.hook_event_name
+        && got != event
     {
-        return Err(format!("`{event}` is not the PreToolUse event"));
+        return Err(format!("`{got}` is not the {event} event"));
     }
     Ok(payload)
 }
@@ -145,12 +150,70 @@ pub fn decide_claude_code(
             );
             let path = text("file_path")
                 .or_else(|| text("notebook_path"))
+                .or_else(|| text("absolute_path"))
                 .or_else(|| text("path"))
+                .or_else(|| text("dir_path"))
                 .unwrap_or(".");
             Some(judge_path(evaluator, &payload.tool_name, path, writes))
         }
         _ => None,
     }
+}
+
+/// Gemini CLI's tool names, as the Claude Code tools they correspond to.
+fn gemini_as_claude_code(tool: &str) -> Option<&'static str> {
+    Some(match tool {
+        "run_shell_command" => "Bash",
+        "read_file" | "read_many_files" => "Read",
+        "write_file" => "Write",
+        "replace" | "edit" => "Edit",
+        "glob" => "Glob",
+        "search_file_content" | "grep" => "Grep",
+        "list_directory" | "ls" => "LS",
+        _ => return None,
+    })
+}
+
+/// Decides one Gemini CLI `BeforeTool` call: the same judgement as for Claude Code. Gemini
+/// has no "ask": a shell command that needs approval goes ahead rewritten under warden, which
+/// then refuses it until a person approves it (`warden approve ID`); a file call that needs
+/// approval is refused with the reason.
+pub fn decide_gemini(evaluator: &mut Evaluator, payload: &Payload, warden: &str) -> Option<Answer> {
+    let name = gemini_as_claude_code(&payload.tool_name)?;
+    let as_claude = Payload {
+        tool_name: name.to_string(),
+        ..payload.clone()
+    };
+    let mut answer = decide_claude_code(evaluator, &as_claude, warden)?;
+    if answer.decision == Decision::Ask {
+        answer.decision = if answer.updated_input.is_some() {
+            Decision::Allow
+        } else {
+            Decision::Deny
+        };
+    }
+    Some(answer)
+}
+
+impl Answer {
+    /// The Gemini CLI output document.
+    pub fn to_gemini(&self) -> Value {
+        let mut out = json!({
+            "decision": if self.decision == Decision::Deny { "deny" } else { "allow" },
+            "reason": self.reason,
+        });
+        if let Some(input) = &self.updated_input {
+            out["hookSpecificOutput"] = json!({"tool_input": input});
+        }
+        out
+    }
+}
+
+/// The Gemini CLI answer for a payload that could not be judged.
+pub fn gemini_refusal(why: &str) -> Value {
+    let mut v = refusal(why);
+    let reason = v["hookSpecificOutput"]["permissionDecisionReason"].take();
+    json!({"decision": "deny", "reason": reason})
 }
 
 /// `WARDEN --workspace WS -c 'COMMAND'`, quoted for bash.

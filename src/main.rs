@@ -926,22 +926,30 @@ fn hook(global: &Global, agent: &str) -> i32 {
     let answer =
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| hook_answer(global, agent)))
             .unwrap_or_else(|_| Err("an internal error".to_string()))
-            .unwrap_or_else(|why| warden::hook::refusal(&why));
+            .unwrap_or_else(|why| {
+                if agent == "gemini" {
+                    warden::hook::gemini_refusal(&why)
+                } else {
+                    warden::hook::refusal(&why)
+                }
+            });
     println!("{answer}");
     exit::OK
 }
 
 fn hook_answer(global: &Global, agent: &str) -> Result<serde_json::Value, String> {
-    if agent != "claude-code" {
-        return Err(format!("unknown agent `{agent}` (claude-code)"));
-    }
+    let event = match agent {
+        "claude-code" => "PreToolUse",
+        "gemini" => "BeforeTool",
+        _ => return Err(format!("unknown agent `{agent}` (claude-code or gemini)")),
+    };
     let mut input = Vec::new();
     std::io::stdin()
         .lock()
         .take(warden::hook::MAX_INPUT_BYTES as u64 + 1)
         .read_to_end(&mut input)
         .map_err(|e| format!("stdin: {e}"))?;
-    let payload = warden::hook::decode(&input)?;
+    let payload = warden::hook::decode_event(&input, event)?;
     if let Some(cwd) = &payload.cwd {
         std::env::set_current_dir(cwd).map_err(|e| format!("the payload's cwd {cwd}: {e}"))?;
     }
@@ -957,8 +965,12 @@ fn hook_answer(global: &Global, agent: &str) -> Result<serde_json::Value, String
         .to_string_lossy()
         .into_owned();
     let started = std::time::Instant::now();
-    let Some(answer) = warden::hook::decide_claude_code(&mut evaluator, &payload, &warden_path)
-    else {
+    let decided = if agent == "gemini" {
+        warden::hook::decide_gemini(&mut evaluator, &payload, &warden_path)
+    } else {
+        warden::hook::decide_claude_code(&mut evaluator, &payload, &warden_path)
+    };
+    let Some(answer) = decided else {
         // Not a tool warden judges: the agent's own permission rules apply.
         return Ok(serde_json::json!({}));
     };
@@ -969,14 +981,14 @@ fn hook_answer(global: &Global, agent: &str) -> Result<serde_json::Value, String
         ..Default::default()
     };
     let request = match payload.tool_name.as_str() {
-        "Bash" => Request::shell(
+        "Bash" | "run_shell_command" => Request::shell(
             payload.tool_input["command"]
                 .as_str()
                 .unwrap_or_default()
                 .to_string(),
         ),
         other => Request::Tool {
-            tool: format!("claude-code:{other}"),
+            tool: format!("{agent}:{other}"),
             args: payload.tool_input.clone(),
         },
     };
@@ -995,7 +1007,7 @@ fn hook_answer(global: &Global, agent: &str) -> Result<serde_json::Value, String
         outcome,
     );
     // The record says what the hook answered (for a file tool, judged by its path).
-    record.tool = format!("claude-code:{}", payload.tool_name);
+    record.tool = format!("{agent}:{}", payload.tool_name);
     record.decision = answer.decision.as_str().to_string();
     record.tier = answer.tier.clone();
     record.rule = answer.rule.clone();
@@ -1003,7 +1015,11 @@ fn hook_answer(global: &Global, agent: &str) -> Result<serde_json::Value, String
     if let Some(log) = warden::audit::Log::open() {
         let _ = log.append(&record);
     }
-    Ok(answer.to_claude_code())
+    Ok(if agent == "gemini" {
+        answer.to_gemini()
+    } else {
+        answer.to_claude_code()
+    })
 }
 
 /// `warden restore PATH [--list | --from NAME]`.

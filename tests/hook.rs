@@ -233,3 +233,70 @@ fn install_adds_the_hook_beside_existing_settings_once() {
     let out = run(&["install", "gemini"]);
     assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
 }
+
+#[test]
+fn gemini_before_tool_calls_get_the_same_judgement_in_gemini_s_protocol() {
+    let env = Env::new();
+    let ws = env.workspace.display().to_string();
+    let run = |payload: Value| -> Value {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_warden"))
+            .env_clear()
+            .env("PATH", PATH)
+            .env("HOME", &env.home)
+            .env("XDG_STATE_HOME", &env.state)
+            .env("WARDEN_WORKSPACE", &env.workspace)
+            .args(["hook", "gemini"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin
+            .write_all(payload.to_string().as_bytes())
+            .expect("send");
+        drop(stdin);
+        let out = child.wait_with_output().expect("wait");
+        assert_eq!(out.status.code(), Some(0));
+        serde_json::from_slice(&out.stdout).expect("JSON")
+    };
+    let call = |tool: &str, input: Value| serde_json::json!({"session_id": "g1", "cwd": ws, "hook_event_name": "BeforeTool", "timestamp": "2026-11-30T05:00:00Z", "tool_name": tool, "tool_input": input});
+    let a = run(call(
+        "run_shell_command",
+        serde_json::json!({"command": "ls src"}),
+    ));
+    assert_eq!(a["decision"], "allow", "{a}");
+    assert!(
+        a["hookSpecificOutput"]["tool_input"]["command"]
+            .as_str()
+            .is_some_and(|c| c.ends_with(" -c 'ls src'")),
+        "{a}"
+    );
+    let a = run(call(
+        "run_shell_command",
+        serde_json::json!({"command": "rm -rf ~"}),
+    ));
+    assert_eq!(a["decision"], "deny", "{a}");
+    assert!(
+        a["reason"]
+            .as_str()
+            .is_some_and(|r| r.starts_with("[catastrophic] blocked")),
+        "{a}"
+    );
+    let a = run(call(
+        "read_file",
+        serde_json::json!({"absolute_path": format!("{ws}/.env")}),
+    ));
+    assert_eq!(a["decision"], "deny", "{a}");
+    let a = run(call(
+        "write_file",
+        serde_json::json!({"file_path": "/etc/motd", "content": "x"}),
+    ));
+    assert_eq!(a["decision"], "deny", "{a}");
+    assert_eq!(
+        run(call("web_fetch", serde_json::json!({}))),
+        serde_json::json!({})
+    );
+    // The other agent's event, or garbage, is a deny in Gemini's words.
+    let wrong = serde_json::json!({"hook_event_name": "PreToolUse", "tool_name": "run_shell_command", "tool_input": {"command": "ls"}});
+    assert_eq!(run(wrong)["decision"], "deny");
+}
