@@ -230,14 +230,11 @@ fn recorded_args(value: &serde_json::Value) -> serde_json::Value {
     use serde_json::Value;
     const KEPT: usize = 256;
     match value {
-        Value::String(s) if s.len() > KEPT => {
-            use sha2::Digest;
-            let digest: String = sha2::Sha256::digest(s.as_bytes())
-                .iter()
-                .map(|b| format!("{b:02x}"))
-                .collect();
-            Value::String(format!("[{} bytes, sha256 {digest}]", s.len()))
-        }
+        Value::String(s) if s.len() > KEPT => Value::String(format!(
+            "[{} bytes, sha256 {}]",
+            s.len(),
+            crate::output::sha256_hex(s.as_bytes())
+        )),
         Value::String(s) => Value::String(redact(s)),
         Value::Array(items) => Value::Array(items.iter().map(recorded_args).collect()),
         Value::Object(map) => Value::Object(

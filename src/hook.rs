@@ -19,7 +19,7 @@ use crate::policy::Decision;
 pub const MAX_INPUT_BYTES: usize = 1024 * 1024;
 
 /// What the hook answers.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug)]
 pub struct Answer {
     pub decision: Decision,
     /// The tier and the rule that decided (for the audit log).
@@ -28,6 +28,8 @@ pub struct Answer {
     pub reason: String,
     /// The replacement tool input (a `Bash` command wrapped in `warden -c`).
     pub updated_input: Option<Value>,
+    /// The evaluation behind the answer (None when the path alone decided), for the audit log.
+    pub evaluation: Option<crate::pipeline::Evaluation>,
 }
 
 impl Answer {
@@ -38,16 +40,19 @@ impl Answer {
             rule: rule.into(),
             reason: reason.into(),
             updated_input: None,
+            evaluation: None,
         }
     }
 
-    fn of(decided: &crate::policy::Decided, updated_input: Option<Value>) -> Answer {
+    fn of(evaluation: crate::pipeline::Evaluation, updated_input: Option<Value>) -> Answer {
+        let decided = evaluation.effective();
         Answer {
             decision: decided.verdict.decision,
             tier: decided.verdict.tier.as_str().into(),
             rule: decided.verdict.rule.clone(),
             reason: crate::report::line(decided),
             updated_input,
+            evaluation: Some(evaluation),
         }
     }
 
@@ -133,15 +138,14 @@ pub fn decide_claude_code(
                 ));
             };
             let evaluation = evaluator.evaluate(Request::shell(command));
-            let decided = evaluation.effective();
-            if decided.verdict.decision == Decision::Deny {
-                return Some(Answer::of(decided, None));
+            if evaluation.decision() == Decision::Deny {
+                return Some(Answer::of(evaluation, None));
             }
             // Allowed or asked: what runs is the command under warden, which decides it again
             // and runs it in the sandbox (a sensitive one still needs warden's own approval).
             let mut updated = input.clone();
             updated["command"] = Value::String(wrap(warden, &evaluator.ctx.workspace, command));
-            Some(Answer::of(decided, Some(updated)))
+            Some(Answer::of(evaluation, Some(updated)))
         }
         "Read" | "Write" | "Edit" | "MultiEdit" | "NotebookEdit" | "Grep" | "Glob" | "LS" => {
             let writes = matches!(
@@ -278,6 +282,7 @@ fn judge_path(evaluator: &mut Evaluator, tool: &str, path: &str, writes: bool) -
             rule: "hook.read-outside".into(),
             reason: "[ordinary] allowed: a read outside the workspace".into(),
             updated_input: None,
+            evaluation: None,
         };
     };
     let own = match tool {
@@ -301,7 +306,7 @@ fn judge_path(evaluator: &mut Evaluator, tool: &str, path: &str, writes: bool) -
         tool: own.to_string(),
         args: json!({ "path": rel }),
     });
-    Answer::of(evaluation.effective(), None)
+    Answer::of(evaluation, None)
 }
 
 #[cfg(test)]

@@ -980,25 +980,25 @@ fn hook_answer(global: &Global, agent: &str) -> Result<serde_json::Value, String
         duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
         ..Default::default()
     };
-    let request = match payload.tool_name.as_str() {
-        "Bash" | "run_shell_command" => Request::shell(
-            payload.tool_input["command"]
-                .as_str()
-                .unwrap_or_default()
-                .to_string(),
-        ),
-        other => Request::Tool {
-            tool: format!("{agent}:{other}"),
-            args: payload.tool_input.clone(),
-        },
+    // The evaluation behind the answer; a call its path alone decided (outside the workspace,
+    // a guarded path) is recorded as the agent's call, with the answer's verdict below.
+    let unevaluated;
+    let evaluation = match &answer.evaluation {
+        Some(evaluation) => evaluation,
+        None => {
+            unevaluated = evaluator.evaluate(Request::Tool {
+                tool: format!("{agent}:{}", payload.tool_name),
+                args: payload.tool_input.clone(),
+            });
+            &unevaluated
+        }
     };
-    let evaluation = evaluator.evaluate(request);
     let session = payload
         .session_id
         .clone()
         .or_else(|| global.session.clone());
     let mut record = warden::audit::record_of(
-        &evaluation,
+        evaluation,
         session.as_deref(),
         &evaluator.ctx.workspace,
         &evaluator.ctx.cwd,
@@ -1052,15 +1052,11 @@ fn restore(global: &Global, path: &str, list: bool, from: Option<String>) -> Res
     })?;
     let (content, _) = warden::fs::read::read_all(&root, chosen, write::MAX_BACKUP_BYTES)
         .map_err(|e| Fatal::usage(e.to_string()))?;
-    let written = write::write_atomic(&root, &rel, &content, &write::Expect::Current, true, true)
+    // The content being replaced is backed up first, like any configuration file.
+    let stamp = write::backup_stamp(warden::approval::now());
+    let (_, kept) = write::backup_then_write(&root, &rel, &content, true, &stamp)
         .map_err(|e| Fatal::usage(e.to_string()))?;
-    if let Some(previous) = written.previous {
-        let stamp: String = warden::audit::utc(warden::approval::now())
-            .chars()
-            .filter(char::is_ascii_alphanumeric)
-            .collect();
-        let kept = write::backup(&root, &rel, &previous, &stamp)
-            .map_err(|e| Fatal::usage(e.to_string()))?;
+    if let Some(kept) = kept {
         eprintln!("warden: the content it replaced is kept as {kept}");
     }
     eprintln!("warden: restored `{rel}` from {chosen}");

@@ -10,6 +10,14 @@ use std::io::{Read, Write};
 
 use sha2::{Digest, Sha256};
 
+/// The SHA-256 of some bytes, in lowercase hex.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 /// Default budget per stream.
 pub const DEFAULT_MAX_OUTPUT: usize = 1024 * 1024;
 

@@ -424,9 +424,6 @@ impl Server {
         if let Some(g) = &guard {
             let _ = g.record(&digest, if result.is_ok() { 0 } else { 1 });
         }
-        if result.is_ok() && outcome.exit == 0 {
-            outcome.exit = 0;
-        }
         result
     }
 
@@ -535,31 +532,26 @@ impl Server {
                 guarded(&rel)?;
                 // A configuration file is backed up before it is replaced, and the write then
                 // replaces exactly what was backed up.
-                let (expect, backup) = if fs::write::wants_backup(&rel) {
-                    match fs::read::read_all(root, &rel, fs::write::MAX_BACKUP_BYTES) {
-                        Ok((old, st)) => (
-                            fs::write::Expect::Same {
-                                dev: st.st_dev,
-                                ino: st.st_ino,
-                                sha256: sha256_hex(&old),
-                            },
-                            Some(self.keep_backup(&rel, &old)?),
-                        ),
-                        Err(FsError::NotFound { .. }) => (fs::write::Expect::Current, None),
-                        Err(e) => return Err(e.into()),
-                    }
+                let (written, backup) = if fs::write::wants_backup(&rel) {
+                    let stamp = fs::write::backup_stamp(crate::approval::now());
+                    let (written, kept) = fs::write::backup_then_write(
+                        root,
+                        &rel,
+                        a.content.as_bytes(),
+                        a.create_dirs,
+                        &stamp,
+                    )?;
+                    (written, kept.map(|k| k.as_text()))
                 } else {
-                    (fs::write::Expect::Current, None)
+                    let written = fs::write::write_atomic(
+                        root,
+                        &rel,
+                        a.content.as_bytes(),
+                        &fs::write::Expect::Current,
+                        a.create_dirs,
+                    )?;
+                    (written, None)
                 };
-                let root = &self.root;
-                let written = fs::write::write_atomic(
-                    root,
-                    &rel,
-                    a.content.as_bytes(),
-                    &expect,
-                    a.create_dirs,
-                    false,
-                )?;
                 Ok(json!({
                     "path": rel.as_text(),
                     "bytes": written.bytes,
@@ -590,14 +582,7 @@ impl Server {
                 } else {
                     None
                 };
-                fs::write::write_atomic(
-                    &self.root,
-                    &rel,
-                    applied.text.as_bytes(),
-                    &expect,
-                    false,
-                    false,
-                )?;
+                fs::write::write_atomic(&self.root, &rel, applied.text.as_bytes(), &expect, false)?;
                 Ok(json!({
                     "path": rel.as_text(),
                     "hunks": applied.hunks,
@@ -617,7 +602,7 @@ impl Server {
 
     /// Keeps the old content of a configuration-like file beneath `.warden/backups`.
     fn keep_backup(&self, rel: &RelPath, old: &[u8]) -> Result<String, Failure> {
-        let stamp = backup_stamp(crate::approval::now());
+        let stamp = fs::write::backup_stamp(crate::approval::now());
         fs::write::backup(&self.root, rel, old, &stamp)
             .map(|p| p.as_text())
             .map_err(|e| {
@@ -777,18 +762,4 @@ fn failure_json(id: Option<Value>, f: &Failure) -> Value {
         error.insert(k.clone(), v.clone());
     }
     json!({"id": id, "ok": false, "error": error})
-}
-
-fn sha256_hex(bytes: &[u8]) -> String {
-    use sha2::Digest;
-    sha2::Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
-/// `YYYYMMDDTHHMMSSZ` of Unix seconds.
-fn backup_stamp(secs: u64) -> String {
-    let utc = crate::audit::utc(secs);
-    utc.chars().filter(|c| c.is_ascii_alphanumeric()).collect()
 }

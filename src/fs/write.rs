@@ -33,18 +33,18 @@ pub enum Expect {
 pub struct Written {
     pub created: bool,
     pub bytes: u64,
-    /// The content the write replaced (for backups), when asked for and when there was one.
-    pub previous: Option<Vec<u8>>,
 }
 
-/// The limit on content that is kept to back up.
+/// The limit on content that is backed up.
 pub const MAX_BACKUP_BYTES: u64 = 8 * 1024 * 1024;
 
-fn sha256_hex(bytes: &[u8]) -> String {
-    use sha2::Digest;
-    sha2::Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
+use crate::output::sha256_hex;
+
+/// `YYYYMMDDTHHMMSSZ` of Unix seconds: the suffix of a backup's name.
+pub fn backup_stamp(secs: u64) -> String {
+    crate::audit::utc(secs)
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
         .collect()
 }
 
@@ -128,16 +128,13 @@ fn read_at(dir: &OwnedFd, name: &str) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// Writes `content` to `rel` atomically. `keep_previous` returns the replaced content (for a
-/// backup taken before the caller reports success; a file over [`MAX_BACKUP_BYTES`] is an
-/// error then, since it could not be backed up).
+/// Writes `content` to `rel` atomically, if the target is still what `expect` says.
 pub fn write_atomic(
     root: &Root,
     rel: &RelPath,
     content: &[u8],
     expect: &Expect,
     create_dirs: bool,
-    keep_previous: bool,
 ) -> Result<Written, FsError> {
     let (parent, name) = rel.split_last().ok_or_else(|| FsError::PathRejected {
         path: ".".into(),
@@ -160,20 +157,6 @@ pub fn write_atomic(
             });
         }
     }
-    let previous = match (&current, keep_previous) {
-        (Some(st), true) => {
-            if u64::try_from(st.st_size).unwrap_or(u64::MAX) > MAX_BACKUP_BYTES {
-                return Err(FsError::FileTooLarge {
-                    path: rel.as_text(),
-                    bytes: u64::try_from(st.st_size).unwrap_or(u64::MAX),
-                    limit: MAX_BACKUP_BYTES,
-                    hint: "the file is too large to back up before it is replaced".into(),
-                });
-            }
-            Some(read_at(&dir, name).map_err(|e| FsError::io(&rel.as_text(), e))?)
-        }
-        _ => None,
-    };
     let mode = current.as_ref().map_or(0o644, |st| st.st_mode & 0o7777);
     let temp = temp_name(name);
     let fd = rustix::fs::openat(
@@ -255,7 +238,6 @@ pub fn write_atomic(
     Ok(Written {
         created: current.is_none(),
         bytes: content.len() as u64,
-        previous,
     })
 }
 
@@ -309,13 +291,41 @@ pub fn backup(root: &Root, rel: &RelPath, content: &[u8], stamp: &str) -> Result
             0 => base.clone(),
             n => format!("{base}.{n}"),
         })?;
-        match write_atomic(root, &target, content, &Expect::Absent, true, false) {
+        match write_atomic(root, &target, content, &Expect::Absent, true) {
             Ok(_) => return Ok(target),
             Err(FsError::ConcurrentModification { .. }) => continue,
             Err(e) => return Err(e),
         }
     }
     Err(FsError::io(&rel.as_text(), "no free backup name"))
+}
+
+/// Replaces `rel` with `content`; when there is a file there, keeps it as a backup first (at
+/// `stamp`) and then replaces exactly what was backed up. A backup that fails fails the write
+/// before anything is written. Returns what was written and the backup's path.
+pub fn backup_then_write(
+    root: &Root,
+    rel: &RelPath,
+    content: &[u8],
+    create_dirs: bool,
+    stamp: &str,
+) -> Result<(Written, Option<RelPath>), FsError> {
+    let (expect, kept) = match super::read::read_all(root, rel, MAX_BACKUP_BYTES) {
+        Ok((old, st)) => (
+            Expect::Same {
+                dev: st.st_dev,
+                ino: st.st_ino,
+                sha256: sha256_hex(&old),
+            },
+            Some(backup(root, rel, &old, stamp)?),
+        ),
+        Err(FsError::NotFound { .. }) => (Expect::Current, None),
+        Err(e) => return Err(e),
+    };
+    Ok((
+        write_atomic(root, rel, content, &expect, create_dirs)?,
+        kept,
+    ))
 }
 
 /// The backups of `rel`, oldest first.
@@ -361,15 +371,8 @@ mod tests {
     #[test]
     fn a_new_file_is_created_and_an_existing_one_replaced_with_its_mode() {
         let (dir, root) = setup();
-        let w = write_atomic(
-            &root,
-            &rel("a/b/new.txt"),
-            b"one",
-            &Expect::Current,
-            true,
-            false,
-        )
-        .expect("write");
+        let w = write_atomic(&root, &rel("a/b/new.txt"), b"one", &Expect::Current, true)
+            .expect("write");
         assert!(w.created);
         assert_eq!(
             std::fs::read(dir.path().join("a/b/new.txt")).expect("read"),
@@ -380,17 +383,29 @@ mod tests {
             std::os::unix::fs::PermissionsExt::from_mode(0o600),
         )
         .expect("chmod");
-        let w = write_atomic(
+        // A replacement that keeps a backup first: the backup holds exactly the old content.
+        let (w, kept) = backup_then_write(
             &root,
             &rel("a/b/new.txt"),
             b"two",
-            &Expect::Current,
             false,
-            true,
+            "20261130T000000Z",
         )
         .expect("write");
         assert!(!w.created);
-        assert_eq!(w.previous.as_deref(), Some(&b"one"[..]));
+        let kept = kept.expect("a backup");
+        assert_eq!(
+            kept.as_text(),
+            ".warden/backups/a/b/new.txt.20261130T000000Z"
+        );
+        assert_eq!(
+            std::fs::read(dir.path().join(kept.as_text())).expect("backup"),
+            b"one"
+        );
+        assert_eq!(
+            backups_of(&root, &rel("a/b/new.txt")).expect("list"),
+            [kept]
+        );
         let meta = std::fs::metadata(dir.path().join("a/b/new.txt")).expect("meta");
         assert_eq!(
             std::os::unix::fs::PermissionsExt::mode(&meta.permissions()) & 0o777,
@@ -403,7 +418,7 @@ mod tests {
         assert_eq!(leftovers.len(), 1, "{leftovers:?}");
         // Without create_dirs, a missing directory is not made.
         assert!(matches!(
-            write_atomic(&root, &rel("x/y.txt"), b"", &Expect::Current, false, false),
+            write_atomic(&root, &rel("x/y.txt"), b"", &Expect::Current, false),
             Err(FsError::NotFound { .. })
         ));
     }
@@ -425,7 +440,7 @@ mod tests {
             ("dirlink/new.txt", "PATH_REJECTED"),
             ("d", "NOT_A_REGULAR_FILE"),
         ] {
-            let e = write_atomic(&root, &rel(target), b"pwned", &Expect::Current, true, false)
+            let e = write_atomic(&root, &rel(target), b"pwned", &Expect::Current, true)
                 .expect_err(target);
             assert_eq!(e.code(), code, "{target}: {e}");
         }
@@ -445,7 +460,7 @@ mod tests {
         };
         // Changed in place: same inode, other content.
         std::fs::write(dir.path().join("f"), "v2").expect("write");
-        let e = write_atomic(&root, &rel("f"), b"mine", &seen, false, false).expect_err("stale");
+        let e = write_atomic(&root, &rel("f"), b"mine", &seen, false).expect_err("stale");
         assert_eq!(e.code(), "CONCURRENT_MODIFICATION");
         assert_eq!(
             std::fs::read_to_string(dir.path().join("f")).expect("read"),
@@ -454,7 +469,7 @@ mod tests {
         // Replaced by another file (which may even reuse the inode number: the content tells).
         std::fs::remove_file(dir.path().join("f")).expect("rm");
         std::fs::write(dir.path().join("f"), "v3").expect("write");
-        let e = write_atomic(&root, &rel("f"), b"mine", &seen, false, false).expect_err("stale");
+        let e = write_atomic(&root, &rel("f"), b"mine", &seen, false).expect_err("stale");
         assert_eq!(e.code(), "CONCURRENT_MODIFICATION");
         let names: Vec<_> = std::fs::read_dir(dir.path())
             .expect("ls")
