@@ -612,12 +612,16 @@ _warden() {
             return 0
             ;;
         warden__subcmd__mcp)
-            opts="-h --workspace --json --timeout --grace --rules --max-output --network --allow-degraded --pass-env --session --profile --hard-stop --envelope --non-interactive --wait --help"
+            opts="-h --upstream --no-elicitation --workspace --json --timeout --grace --rules --max-output --network --allow-degraded --pass-env --session --profile --hard-stop --envelope --non-interactive --wait --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --upstream)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --workspace)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -50,7 +50,7 @@ complete -c warden -n "__fish_warden_needs_command" -f -a "approve" -d 'Approve 
 complete -c warden -n "__fish_warden_needs_command" -f -a "deny" -d 'Deny a pending challenge'
 complete -c warden -n "__fish_warden_needs_command" -f -a "pending" -d 'List the challenges waiting for an answer'
 complete -c warden -n "__fish_warden_needs_command" -f -a "tool" -d 'Serve tool calls: one JSON request on stdin (`{"tool": …, "args": {…}, "id": …}`), one JSON result on stdout; with --stream, one request per line until end of input'
-complete -c warden -n "__fish_warden_needs_command" -f -a "mcp" -d 'Serve the tools as a Model Context Protocol server on stdin and stdout: the tool list is the capability snapshot of the profile, every call goes through the policy'
+complete -c warden -n "__fish_warden_needs_command" -f -a "mcp" -d 'Serve the tools as a Model Context Protocol server on stdin and stdout: the tool list is the capability snapshot of the profile, every call goes through the policy. With --upstream, also a policy proxy in front of other MCP servers, each started in the sandbox, their tools listed as NAME.tool'
 complete -c warden -n "__fish_warden_needs_command" -f -a "hook" -d 'Decide an agent\'s own tool call as its pre-tool hook (`claude-code`): the payload on stdin, the decision as JSON on stdout, always exit 0; anything that cannot be judged is denied'
 complete -c warden -n "__fish_warden_needs_command" -f -a "install" -d 'Wire warden into an agent\'s configuration (claude-code: its PreToolUse hook in ~/.claude/settings.json, or the project\'s with --project), keeping everything there'
 complete -c warden -n "__fish_warden_needs_command" -f -a "scan" -d 'Decide the commands written in files without running them: shell scripts, Dockerfile RUN lines, Makefile recipes, GitHub Actions run steps. Exit 1 when any is denied'
@@ -210,6 +210,7 @@ complete -c warden -n "__fish_warden_using_subcommand tool" -l hard-stop -d 'Ref
 complete -c warden -n "__fish_warden_using_subcommand tool" -l envelope -d 'Return the command\'s output as untrusted data: each stream inside an envelope naming its source, size and SHA-256, secrets redacted, within the --max-output budget'
 complete -c warden -n "__fish_warden_using_subcommand tool" -l non-interactive -d 'No person can answer here: what needs approval is refused (also when CI=true)'
 complete -c warden -n "__fish_warden_using_subcommand tool" -s h -l help -d 'Print help'
+complete -c warden -n "__fish_warden_using_subcommand mcp" -l upstream -d 'Proxy the MCP server started by the command after `--`, its tools named NAME.tool (more: `… -- CMD ARGS --upstream NAME2 -- CMD2 ARGS`; or [mcp.upstream.NAME] in the configuration)' -r
 complete -c warden -n "__fish_warden_using_subcommand mcp" -l workspace -d 'The workspace: the only tree work may change [default: $WARDEN_WORKSPACE, else the enclosing git work tree, else the current directory]' -r -F
 complete -c warden -n "__fish_warden_using_subcommand mcp" -l timeout -d 'Time limit for a run, e.g. `120`, `30s`, `500ms`, `5m` [default: 120s]' -r
 complete -c warden -n "__fish_warden_using_subcommand mcp" -l grace -d 'Time between TERM and KILL when the limit is reached [default: 2s]' -r
@@ -219,6 +220,7 @@ complete -c warden -n "__fish_warden_using_subcommand mcp" -l pass-env -d 'Pass 
 complete -c warden -n "__fish_warden_using_subcommand mcp" -l session -d 'The agent session this request belongs to (recorded in the audit log; also WARDEN_SESSION)' -r
 complete -c warden -n "__fish_warden_using_subcommand mcp" -l profile -d 'The defaults where no rule decided: readonly, workspace (the default) or strict (overrides `[policy] profile` in the user configuration)' -r
 complete -c warden -n "__fish_warden_using_subcommand mcp" -l wait -d 'When approval is needed, wait for a person\'s answer (up to DURATION, default until the challenge expires) instead of exiting 75' -r
+complete -c warden -n "__fish_warden_using_subcommand mcp" -l no-elicitation -d 'Never ask approval questions through the client (MCP elicitation); a person answers with `warden approve` only'
 complete -c warden -n "__fish_warden_using_subcommand mcp" -l json -d 'Machine-readable output (JSON)'
 complete -c warden -n "__fish_warden_using_subcommand mcp" -l network -d 'Give the command the host network (the policy asks for approval first). Without it the sandbox has only loopback'
 complete -c warden -n "__fish_warden_using_subcommand mcp" -l allow-degraded -d 'Run allowed commands even when the sandbox cannot be had here (bwrap missing, user namespaces blocked): unconfined, and said on every run. Also WARDEN_ALLOW_DEGRADED=1'

@@ -149,8 +149,23 @@ pub enum Command {
         stream: bool,
     },
     /// Serve the tools as a Model Context Protocol server on stdin and stdout: the tool list is
-    /// the capability snapshot of the profile, every call goes through the policy.
-    Mcp,
+    /// the capability snapshot of the profile, every call goes through the policy. With
+    /// --upstream, also a policy proxy in front of other MCP servers, each started in the
+    /// sandbox, their tools listed as NAME.tool.
+    Mcp {
+        /// Proxy the MCP server started by the command after `--`, its tools named NAME.tool
+        /// (more: `… -- CMD ARGS --upstream NAME2 -- CMD2 ARGS`; or [mcp.upstream.NAME] in
+        /// the configuration).
+        #[arg(long, value_name = "NAME")]
+        upstream: Option<String>,
+        /// Never ask approval questions through the client (MCP elicitation); a person answers
+        /// with `warden approve` only.
+        #[arg(long)]
+        no_elicitation: bool,
+        /// The upstream's command and arguments, after `--`.
+        #[arg(last = true, value_name = "COMMAND [ARGS]")]
+        command: Vec<String>,
+    },
     /// Decide an agent's own tool call as its pre-tool hook (`claude-code`): the payload on
     /// stdin, the decision as JSON on stdout, always exit 0; anything that cannot be judged is
     /// denied.

@@ -21,6 +21,55 @@ pub struct UserConfig {
     pub approval: ApprovalConfig,
     #[serde(default)]
     pub policy: PolicyConfig,
+    #[serde(default)]
+    pub mcp: McpConfig,
+}
+
+/// `[mcp]`: the MCP server and the servers it proxies.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct McpConfig {
+    /// Ask approval questions through the client when it supports elicitation (default true).
+    pub elicitation: Option<bool>,
+    /// `[mcp.upstream.NAME]`: servers proxied by every `warden mcp`.
+    #[serde(default)]
+    pub upstream: std::collections::BTreeMap<String, UpstreamConfig>,
+}
+
+/// `[mcp.upstream.NAME]`: one proxied server.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UpstreamConfig {
+    /// The command and its arguments (started in the sandbox, in the workspace).
+    pub command: Vec<String>,
+    /// Whether it gets the host network (default false).
+    #[serde(default)]
+    pub network: bool,
+    /// Names of environment variables it may see (the sandbox clears the rest).
+    #[serde(default)]
+    pub env: Vec<String>,
+}
+
+impl McpConfig {
+    /// The configured upstreams, checked.
+    pub fn upstreams(&self) -> Result<Vec<crate::mcp::upstream::Spec>, String> {
+        self.upstream
+            .iter()
+            .map(|(name, u)| {
+                crate::mcp::upstream::check_name(name)
+                    .map_err(|e| format!("[mcp.upstream.{name}]: {e}"))?;
+                if u.command.is_empty() || u.command[0].is_empty() {
+                    return Err(format!("[mcp.upstream.{name}]: `command` is empty"));
+                }
+                Ok(crate::mcp::upstream::Spec {
+                    name: name.clone(),
+                    argv: u.command.clone(),
+                    network: u.network,
+                    env: u.env.clone(),
+                })
+            })
+            .collect()
+    }
 }
 
 /// `[policy]`: the defaults where no rule decided.
@@ -113,6 +162,7 @@ pub fn parse(file: &str, text: &str) -> Result<UserConfig, String> {
         .policy
         .network()
         .map_err(|e| format!("{file}: {e}"))?;
+    config.mcp.upstreams().map_err(|e| format!("{file}: {e}"))?;
     Ok(config)
 }
 

@@ -53,6 +53,11 @@ fn covers(a: &Rule, b: &Rule) -> bool {
         && list_covers(&x.args, &y.args)
         && list_covers(&x.path, &y.path)
         && (x.network.is_none() || x.network == y.network)
+        && x.when.iter().all(|(path, patterns)| {
+            y.when
+                .get(path)
+                .is_some_and(|narrow| list_covers(patterns, narrow))
+        })
 }
 
 /// Lints the person's layers of `policy`.

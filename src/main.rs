@@ -674,7 +674,24 @@ fn run_authorized(
 }
 
 /// `warden mcp`: the tool server over the Model Context Protocol.
-fn serve_mcp(global: &Global) -> Result<i32, Fatal> {
+fn serve_mcp(
+    global: &Global,
+    upstream: Option<&str>,
+    no_elicitation: bool,
+    command: &[String],
+) -> Result<i32, Fatal> {
+    let config = warden::config::load().map_err(Fatal::usage)?;
+    let mut upstreams = config.mcp.upstreams().map_err(Fatal::usage)?;
+    for spec in warden::mcp::upstream::from_command_line(upstream, command).map_err(Fatal::usage)? {
+        if upstreams.iter().any(|u| u.name == spec.name) {
+            return Err(Fatal::usage(format!(
+                "upstream `{}` is named twice (the command line and the configuration)",
+                spec.name
+            )));
+        }
+        upstreams.push(spec);
+    }
+    let elicitation = !no_elicitation && config.mcp.elicitation.unwrap_or(true);
     let evaluator = evaluator(global)?;
     let offered = warden::tools::snapshot(&evaluator.policy);
     let mut settings = tool_settings(global);
@@ -684,11 +701,24 @@ fn serve_mcp(global: &Global) -> Result<i32, Fatal> {
         .or_else(|| Some(format!("mcp-{}", std::process::id())));
     let server = warden::toolcall::Server::new(evaluator, settings)
         .map_err(|e| Fatal::usage(format!("the workspace cannot be opened: {e}")))?;
-    warden::mcp::serve(warden::mcp::Mcp::new(server, &offered)).map_err(|e| Fatal {
+    let allow_degraded = settings_degraded(global);
+    let mcp = warden::mcp::Mcp::new(server, &offered)
+        .with_elicitation(elicitation)
+        .with_upstream_timeout(
+            global
+                .timeout
+                .unwrap_or(warden::mcp::DEFAULT_UPSTREAM_TIMEOUT),
+        );
+    warden::mcp::serve(mcp, &upstreams, allow_degraded).map_err(|e| Fatal {
         code: exit::INTERNAL,
         message: format!("mcp: {e}"),
     })?;
     Ok(exit::OK)
+}
+
+/// Whether running on with a sandbox layer missing was asked for.
+fn settings_degraded(global: &Global) -> bool {
+    global.allow_degraded || std::env::var("WARDEN_ALLOW_DEGRADED").is_ok_and(|v| v == "1")
 }
 
 /// The tool server's settings from the command line.
@@ -702,8 +732,7 @@ fn tool_settings(global: &Global) -> warden::toolcall::Settings {
         non_interactive: global.non_interactive,
         wait: global.wait,
         hard_stop: global.hard_stop,
-        allow_degraded: global.allow_degraded
-            || std::env::var("WARDEN_ALLOW_DEGRADED").is_ok_and(|v| v == "1"),
+        allow_degraded: settings_degraded(global),
         pass_env: global.pass_env.clone(),
         timeout: global.timeout,
         grace: global.grace,
@@ -1135,7 +1164,11 @@ fn tool_form(args: Vec<OsString>) -> i32 {
         Command::Deny { id } => answer(&id, false, true),
         Command::Pending => pending(&cli.global),
         Command::Tool { stream } => serve_tools(&cli.global, stream),
-        Command::Mcp => serve_mcp(&cli.global),
+        Command::Mcp {
+            upstream,
+            no_elicitation,
+            command,
+        } => serve_mcp(&cli.global, upstream.as_deref(), no_elicitation, &command),
         Command::Hook { agent } => Ok(hook(&cli.global, &agent)),
         Command::Scan { format, files } => scan(&cli.global, &format, &files),
         Command::Install {

@@ -365,8 +365,12 @@ impl Evaluator {
     /// Parses, classifies, decides and, where a safe form exists, remediates one request.
     pub fn evaluate(&mut self, request: Request) -> Evaluation {
         if let Request::Tool { tool, args } = &request {
-            let operations = crate::classify::files::classify(tool, args, &self.ctx);
-            let decided = policy::decide_tool(tool, &operations, &self.policy);
+            let operations = if tool.contains('.') {
+                crate::classify::files::classify_upstream(tool, args, &self.ctx)
+            } else {
+                crate::classify::files::classify(tool, args, &self.ctx)
+            };
+            let decided = policy::decide_call(tool, Some(args), &operations, &self.policy);
             return Evaluation {
                 request,
                 analysis: Analysis::default(),

@@ -134,6 +134,25 @@ struct BashArgs {
     timeout_seconds: Option<u64>,
 }
 
+/// A proxied call the pipeline let through, to be carried out by its server and handed back.
+pub struct Admitted {
+    evaluation: Evaluation,
+    outcome: crate::audit::Outcome,
+    started: Instant,
+    guard: Option<crate::guardrail::Guard>,
+    digest: String,
+}
+
+/// What a proxied server answered: its text content joined, a description of any other
+/// content (images, resources: not passed on), its structured content, and its error flag.
+#[derive(Clone, Debug, Default)]
+pub struct Proxied {
+    pub text: String,
+    pub other: Vec<String>,
+    pub structured: Option<Value>,
+    pub is_error: bool,
+}
+
 /// What a server needs besides the policy.
 #[derive(Clone, Debug, Default)]
 pub struct Settings {
@@ -193,6 +212,16 @@ impl Server {
         })
     }
 
+    /// The policy calls are decided by.
+    pub fn policy(&self) -> &crate::policy::Policy {
+        &self.evaluator.policy
+    }
+
+    /// The workspace the server serves.
+    pub fn workspace(&self) -> &std::path::Path {
+        &self.evaluator.ctx.workspace
+    }
+
     /// The tools of the snapshot.
     pub fn tools(&self) -> &[&'static str] {
         &self.tools
@@ -249,8 +278,126 @@ impl Server {
             confinement: if tool == "bash" { "none" } else { "rooted" }.into(),
             ..Default::default()
         };
-        let result = self.decide_and_do(tool, &evaluation, &mut outcome);
-        outcome.exit = match &result {
+        let result = match self.gate(&evaluation, &mut outcome) {
+            Ok((authorized, guard, digest)) => {
+                let result = if tool == "bash" {
+                    self.run_bash(&evaluation, &authorized, &mut outcome)
+                } else {
+                    self.carry_out(&authorized)
+                };
+                if let Some(g) = &guard {
+                    let _ = g.record(&digest, if result.is_ok() { 0 } else { 1 });
+                }
+                result
+            }
+            Err(f) => Err(f),
+        };
+        self.finish(&evaluation, outcome, started, &result);
+        result
+    }
+
+    /// Decides a call of a proxied server's tool (`NAME.tool`, checked by the caller against
+    /// the tools that server listed): policy, guardrail, approval. What is let through is
+    /// carried out by the caller and handed back to [`Server::complete_proxied`]; what is not
+    /// is audited here.
+    pub fn admit_proxied(&mut self, tool: &str, args: Value) -> Result<Admitted, Failure> {
+        if !args.is_object() {
+            return Err(Failure::invalid("`arguments` must be an object"));
+        }
+        let size = serde_json::to_vec(&args).map_or(usize::MAX, |v| v.len());
+        if size > MAX_REQUEST_BYTES {
+            return Err(Failure::invalid(format!(
+                "the arguments are {size} bytes; the limit is {MAX_REQUEST_BYTES}"
+            )));
+        }
+        let started = Instant::now();
+        let evaluation = self.evaluator.evaluate(Request::Tool {
+            tool: tool.to_string(),
+            args,
+        });
+        let mut outcome = crate::audit::Outcome {
+            confinement: "sandbox (proxied server)".into(),
+            ..Default::default()
+        };
+        match self.gate(&evaluation, &mut outcome) {
+            Ok((_authorized, guard, digest)) => Ok(Admitted {
+                evaluation,
+                outcome,
+                started,
+                guard,
+                digest,
+            }),
+            Err(f) => {
+                let result = Err(f);
+                self.finish(&evaluation, outcome, started, &result);
+                result.map(|()| unreachable!("an error"))
+            }
+        }
+    }
+
+    /// Takes back what a proxied server answered to an admitted call: its text enveloped
+    /// (redacted, within the budgets), its structured content redacted, the call audited.
+    pub fn complete_proxied(
+        &mut self,
+        admitted: Admitted,
+        answer: Result<Proxied, Failure>,
+    ) -> Result<(bool, Value), Failure> {
+        let Admitted {
+            evaluation,
+            mut outcome,
+            started,
+            guard,
+            digest,
+        } = admitted;
+        let result = answer.map(|proxied| {
+            let tool = match &evaluation.request {
+                Request::Tool { tool, .. } => tool.clone(),
+                other => other.text(),
+            };
+            let content = self.wrap(
+                &tool,
+                proxied.text.as_bytes(),
+                "ask the tool for less (a narrower query, a page, a limit)",
+            );
+            let structured = proxied.structured.map(|mut redacted| {
+                envelope::redact::redact_json(&mut redacted);
+                let size = serde_json::to_vec(&redacted).map_or(usize::MAX, |b| b.len());
+                if size <= self.settings.result_budget.max(1024) {
+                    redacted
+                } else {
+                    json!({"omitted": format!("{size} bytes of structured content, over the result budget")})
+                }
+            });
+            outcome.exit = i32::from(proxied.is_error);
+            (
+                proxied.is_error,
+                json!({
+                    "tool": tool,
+                    "is_error": proxied.is_error,
+                    "content": content,
+                    "structured": structured,
+                    "other_content": proxied.other,
+                }),
+            )
+        });
+        if let Some(g) = &guard {
+            let failed = !matches!(result, Ok((false, _)));
+            let _ = g.record(&digest, i32::from(failed));
+        }
+        let audited = result.as_ref().map(|_| ()).map_err(Clone::clone);
+        self.finish(&evaluation, outcome, started, &audited);
+        result
+    }
+
+    /// Records the end of a call in the audit log.
+    fn finish<T>(
+        &self,
+        evaluation: &Evaluation,
+        mut outcome: crate::audit::Outcome,
+        started: Instant,
+        result: &Result<T, Failure>,
+    ) {
+        outcome.exit = match result {
             Ok(_) => outcome.exit,
             Err(f) => match f.code {
                 "POLICY_DENIED" | "GUARDRAIL" => crate::exit::DENIED,
@@ -259,8 +406,7 @@ impl Server {
             },
         };
         outcome.duration_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
-        self.audit(&evaluation, outcome);
-        result
+        self.audit(evaluation, outcome);
     }
 
     /// Checks the arguments of `tool` and makes the request the pipeline decides.
@@ -335,12 +481,13 @@ impl Server {
         })
     }
 
-    fn decide_and_do(
+    /// Policy, guardrail and approval for an evaluated call: what may be carried out, the
+    /// session's guardrail (to record the result in) and the call's digest.
+    fn gate(
         &mut self,
-        tool: &str,
         evaluation: &Evaluation,
         outcome: &mut crate::audit::Outcome,
-    ) -> Result<Value, Failure> {
+    ) -> Result<(Authorized, Option<crate::guardrail::Guard>, String), Failure> {
         let decided = evaluation.effective();
         let verdict = &decided.verdict;
         if verdict.decision == Decision::Deny {
@@ -416,15 +563,7 @@ impl Server {
                 "the request was not authorised; nothing was done",
             ));
         };
-        let result = if tool == "bash" {
-            self.run_bash(evaluation, &authorized, outcome)
-        } else {
-            self.carry_out(&authorized)
-        };
-        if let Some(g) = &guard {
-            let _ = g.record(&digest, if result.is_ok() { 0 } else { 1 });
-        }
-        result
+        Ok((authorized, guard, digest))
     }
 
     /// Carries out an authorised file-tool call beneath the root.

@@ -1,24 +1,23 @@
 //! `warden mcp` driven over stdio as an MCP client would: initialize, tools/list, tools/call
 //! that is allowed, refused, asked about and invented; the tool list never changes.
 
-use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::Command;
 
-use serde_json::{Value, json};
+use serde_json::json;
+
+mod common;
+
+use common::mcp_client::{McpClient, text};
 
 const PATH: &str = "/usr/local/bin:/usr/bin:/bin";
 
-struct Client {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-    next: u64,
-}
+struct Client;
 
 impl Client {
-    fn start(env: &Env, extra: &[&str]) -> Client {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_warden"))
+    fn start(env: &Env, extra: &[&str]) -> McpClient {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_warden"));
+        command
             .env_clear()
             .env("PATH", PATH)
             .env("HOME", &env.home)
@@ -28,73 +27,11 @@ impl Client {
             .arg(&env.workspace)
             .args(extra)
             .arg("mcp")
-            .current_dir(&env.workspace)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("spawn warden mcp");
-        let stdin = child.stdin.take().expect("stdin");
-        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
-        let mut client = Client {
-            child,
-            stdin,
-            stdout,
-            next: 1,
-        };
-        let init = client.request(
-            "initialize",
-            json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}),
-        );
-        assert_eq!(init["result"]["serverInfo"]["name"], "warden", "{init}");
-        assert!(
-            init["result"]["capabilities"]["tools"].is_object(),
-            "{init}"
-        );
-        client.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+            .current_dir(&env.workspace);
+        let client = McpClient::start(command, None);
+        assert_eq!(client.initialized["serverInfo"]["name"], "warden");
+        assert!(client.initialized["capabilities"]["tools"].is_object());
         client
-    }
-
-    fn send(&mut self, message: &Value) {
-        writeln!(self.stdin, "{message}").expect("send");
-        self.stdin.flush().expect("flush");
-    }
-
-    fn request(&mut self, method: &str, params: Value) -> Value {
-        let id = self.next;
-        self.next += 1;
-        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        loop {
-            let mut line = String::new();
-            let n = self.stdout.read_line(&mut line).expect("read");
-            assert!(n > 0, "warden mcp closed its output");
-            let message: Value = serde_json::from_str(&line).expect("JSON-RPC line");
-            if message["id"] == json!(id) {
-                return message;
-            }
-        }
-    }
-
-    fn tools(&mut self) -> Vec<String> {
-        let list = self.request("tools/list", json!({}));
-        list["result"]["tools"]
-            .as_array()
-            .expect("tools")
-            .iter()
-            .map(|t| t["name"].as_str().expect("name").to_string())
-            .collect()
-    }
-
-    fn call(&mut self, name: &str, arguments: Value) -> Value {
-        let r = self.request("tools/call", json!({"name": name, "arguments": arguments}));
-        r["result"].clone()
-    }
-}
-
-impl Drop for Client {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
@@ -135,13 +72,6 @@ impl Env {
         .expect("write");
         env
     }
-}
-
-fn text(result: &Value) -> String {
-    result["content"][0]["text"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string()
 }
 
 #[test]

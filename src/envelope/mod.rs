@@ -108,7 +108,8 @@ pub fn wrap(source: &str, content: &[u8], budget: usize, page_hint: &str) -> Env
         }
     }
 
-    let shown = if redacted.len() <= budget {
+    // What fitted before redaction fits after it (a marker can be longer than what it hides).
+    let shown = if redacted.len() <= budget || content.len() <= budget {
         redacted
     } else {
         let head_end = outside_marker(&placed, line_end_before(&redacted, budget / 2), false);
@@ -550,6 +551,15 @@ mod tests {
         assert_eq!(envelope.redacted_kinds, vec!["password"]);
         assert_eq!(envelope.sha256, sha256_hex(original));
         assert_eq!(envelope.bytes, original.len() as u64);
+    }
+
+    #[test]
+    fn what_fits_before_redaction_is_not_cut_by_it() {
+        // The marker is longer than the key it hides; the budget is exactly the original size.
+        let original = b"key AKIAIOSFODNN7EXAMPLE\nend\n";
+        let envelope = wrap("tool", original, original.len(), "");
+        assert_eq!(envelope.truncated, None);
+        assert_eq!(envelope.content, "key [REDACTED:aws-access-key-id]\nend\n");
     }
 
     #[test]

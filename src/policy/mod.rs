@@ -223,7 +223,8 @@ impl Policy {
                 && c.effect.is_empty()
                 && c.args.is_empty()
                 && c.path.is_empty()
-                && c.network.is_none();
+                && c.network.is_none()
+                && c.when.is_empty();
             match rule.decision {
                 Decision::Deny if only_the_tool => return true,
                 Decision::Deny => continue,
@@ -248,10 +249,12 @@ fn network_requested(ops: &[Operation]) -> bool {
         .any(|op| op.facts.iter().any(|f| f.name == "network.requested"))
 }
 
-fn rule_matches_op(rule: &Rule, op: &Operation, network: bool, tool: &str) -> bool {
+fn rule_matches_op(rule: &Rule, op: &Operation, call: &Call<'_>) -> bool {
+    let (network, tool) = (call.network, call.tool);
     let c = &rule.conditions;
     c.network.is_none_or(|n| n == network)
         && matches_list(rule, Field::Tool, tool)
+        && rule.when_matches(call.args)
         && matches_list(rule, Field::Program, &op.program)
         && (c.subcommand.is_empty()
             || op
@@ -286,7 +289,7 @@ fn path_matches(pattern: Pattern<'_>, path: &std::path::Path) -> bool {
 }
 
 /// Matches component by component; a `**` component matches any number of components.
-fn glob_path(glob: &str, path: &str) -> bool {
+pub(crate) fn glob_path(glob: &str, path: &str) -> bool {
     fn go(g: &[&str], p: &[&str]) -> bool {
         match g.split_first() {
             None => p.is_empty(),
@@ -306,8 +309,7 @@ fn glob_path(glob: &str, path: &str) -> bool {
 fn first_user_rule<'a>(
     policy: &'a Policy,
     op: &'a Operation,
-    network: bool,
-    tool: &str,
+    call: &Call<'_>,
 ) -> Option<(&'a Rule, Option<&'a crate::classify::Fact>)> {
     let first_personal = policy.rules.partition_point(|r| r.layer == Layer::Shipped);
     let now = std::time::SystemTime::now()
@@ -318,13 +320,11 @@ fn first_user_rule<'a>(
         .filter(move |r| r.expires.is_none_or(|e| now < e));
     live.into_iter().find_map(|r| {
         if r.conditions.fact.is_empty() {
-            rule_matches_op(r, op, network, tool).then_some((r, None))
+            rule_matches_op(r, op, call).then_some((r, None))
         } else {
             op.facts
                 .iter()
-                .find(|f| {
-                    r.conditions.fact.contains(&f.name) && rule_matches_op(r, op, network, tool)
-                })
+                .find(|f| r.conditions.fact.contains(&f.name) && rule_matches_op(r, op, call))
                 .map(|f| (r, Some(f)))
         }
     })
@@ -371,20 +371,43 @@ pub fn decide(ops: &[Operation], policy: &Policy) -> Decided {
     decide_tool(SHELL_TOOL, ops, policy)
 }
 
+/// What the rules see of the request besides its operations.
+struct Call<'a> {
+    tool: &'a str,
+    /// A tool call's arguments (`when` conditions); None for shell commands.
+    args: Option<&'a serde_json::Value>,
+    network: bool,
+}
+
 /// Decides the operations of a call of `tool` (rules with a `tool` condition see its name).
 pub fn decide_tool(tool: &str, ops: &[Operation], policy: &Policy) -> Decided {
+    decide_call(tool, None, ops, policy)
+}
+
+/// Decides a tool call: rules with a `tool` condition see its name, rules with `when` its
+/// arguments. A call of a proxied server's tool (`NAME.tool`) that no rule decides is asked
+/// about: nothing is known of what it does.
+pub fn decide_call(
+    tool: &str,
+    args: Option<&serde_json::Value>,
+    ops: &[Operation],
+    policy: &Policy,
+) -> Decided {
     let mut trace = Vec::new();
     let mut finals: Vec<Verdict> = Vec::new();
     let shipped_rules =
         &policy.rules[..policy.rules.partition_point(|r| r.layer == Layer::Shipped)];
     let personal = shipped_rules.len() < policy.rules.len();
-    let network = network_requested(ops);
+    let call = Call {
+        tool,
+        args,
+        network: network_requested(ops),
+    };
     for (index, op) in ops.iter().enumerate() {
         let first_of_op = trace.len();
         for fact in &op.facts {
             let rule = shipped_rules.iter().find(|r| {
-                r.conditions.fact.iter().any(|f| f == &fact.name)
-                    && rule_matches_op(r, op, network, tool)
+                r.conditions.fact.iter().any(|f| f == &fact.name) && rule_matches_op(r, op, &call)
             });
             if let Some(rule) = rule {
                 trace.push(verdict_of(rule, op, &fact.detail, index, Some(&fact.name)));
@@ -392,13 +415,13 @@ pub fn decide_tool(tool: &str, ops: &[Operation], policy: &Policy) -> Decided {
         }
         if let Some(rule) = shipped_rules
             .iter()
-            .find(|r| r.conditions.fact.is_empty() && rule_matches_op(r, op, network, tool))
+            .find(|r| r.conditions.fact.is_empty() && rule_matches_op(r, op, &call))
         {
             trace.push(verdict_of(rule, op, &op.text, index, None));
         }
         let shipped = strictest(trace[first_of_op..].iter()).cloned();
         let user = personal
-            .then(|| first_user_rule(policy, op, network, tool))
+            .then(|| first_user_rule(policy, op, &call))
             .flatten()
             .map(|(rule, fact)| {
                 let detail = fact.map_or(op.text.as_str(), |f| f.detail.as_str());
@@ -413,6 +436,7 @@ pub fn decide_tool(tool: &str, ops: &[Operation], policy: &Policy) -> Decided {
             (Some(s), Some(u)) => strictest([&s, &u].into_iter()).cloned(),
             (s, u) => s.or(u),
         };
+        let chosen = chosen.or_else(|| upstream_default(tool, op, index));
         let chosen = profile_default(policy, op, index, chosen);
         if let Some(v) = &chosen
             && v.rule.starts_with("profile.")
@@ -434,6 +458,26 @@ pub fn decide_tool(tool: &str, ops: &[Operation], policy: &Policy) -> Decided {
             layer: Layer::Shipped,
         });
     Decided { verdict, trace }
+}
+
+/// The answer for a proxied server's tool (`NAME.tool`) when no rule decided the call: ask.
+fn upstream_default(tool: &str, op: &Operation, index: usize) -> Option<Verdict> {
+    let (server, _) = tool.split_once('.')?;
+    Some(Verdict {
+        decision: Decision::Ask,
+        tier: Tier::Policy,
+        rule: "proxy.unmatched".into(),
+        reason: format!(
+            "no rule of your policy decides `{tool}`: what a tool of another server does is not known here ({})",
+            shorten(&op.text, 100)
+        ),
+        hint: format!(
+            "add a rule with tool = \"{tool}\" (or \"{server}.*\") and, where it matters, `when` conditions on its arguments"
+        ),
+        operation: index,
+        fact: None,
+        layer: Layer::Shipped,
+    })
 }
 
 /// The profile's word on an operation: what decides when no rule did, and what the profile

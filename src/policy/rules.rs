@@ -4,6 +4,8 @@
 //! key), every rule needs an id, a tier, a decision, a reason and a hint, the tier and decision
 //! must agree, fact names must be ones the classifier produces, and ids are unique across files.
 
+use std::collections::BTreeMap;
+
 use serde::Deserialize;
 
 use super::{Decision, Tier};
@@ -183,26 +185,149 @@ impl Layer {
 #[serde(deny_unknown_fields)]
 pub struct Conditions {
     /// The tool the request came through (globs): `bash` for shell commands and `warden run`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "one_or_list"
+    )]
     pub tool: Vec<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "one_or_list"
+    )]
     pub fact: Vec<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "one_or_list"
+    )]
     pub program: Vec<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "one_or_list"
+    )]
     pub subcommand: Vec<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "one_or_list"
+    )]
     pub effect: Vec<Effect>,
     /// Globs over the operation's arguments as written (any argument matching any glob).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "one_or_list"
+    )]
     pub args: Vec<String>,
     /// Globs over the operation's resolved target paths (absolute, or relative to the
     /// workspace); `..` never survives resolution.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "one_or_list"
+    )]
     pub path: Vec<String>,
     /// Whether the request runs with the host network (`true`) or without it (`false`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub network: Option<bool>,
+    /// Conditions on a tool call's arguments: an argument path (`base`, `repo.owner`,
+    /// `files.*.path`) to the patterns its value must match (a string or a list, any of). Every
+    /// path must match; a missing argument does not. Shell commands have no arguments here, so
+    /// a rule with `when` never decides one.
+    #[serde(
+        default,
+        skip_serializing_if = "BTreeMap::is_empty",
+        deserialize_with = "one_or_many"
+    )]
+    pub when: BTreeMap<String, Vec<String>>,
+}
+
+/// A condition written as one value or a list of them (`tool = "x"`, `tool = ["x", "y"]`).
+fn one_or_list<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrList<T> {
+        One(T),
+        List(Vec<T>),
+    }
+    Ok(match OneOrList::<T>::deserialize(d)? {
+        OneOrList::One(v) => vec![v],
+        OneOrList::List(l) => l,
+    })
+}
+
+/// A `when` table whose values are a pattern or a list of patterns.
+fn one_or_many<'de, D>(d: D) -> Result<BTreeMap<String, Vec<String>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    #[derive(Deserialize)]
+    struct Patterns(#[serde(deserialize_with = "one_or_list")] Vec<String>);
+    let raw = BTreeMap::<String, Patterns>::deserialize(d)?;
+    Ok(raw.into_iter().map(|(k, Patterns(v))| (k, v)).collect())
+}
+
+/// Most argument paths one rule may test.
+const MAX_WHEN: usize = 32;
+
+/// Checks an argument path of `when`: dot-separated names, `*` for any key or element.
+fn check_argument_path(path: &str) -> Result<(), String> {
+    if path.is_empty() || path.len() > 256 || path.split('.').any(str::is_empty) {
+        return Err(format!(
+            "`when` key `{path}` is not an argument path (names separated by dots, `*` for any; at most 256 bytes)"
+        ));
+    }
+    Ok(())
+}
+
+/// The values at an argument path of a tool call's arguments: `*` steps into every key or
+/// element, a number into that element; an array reached at the end gives its elements.
+pub fn argument_values<'v>(args: &'v serde_json::Value, path: &str) -> Vec<&'v serde_json::Value> {
+    use serde_json::Value;
+    let mut current = vec![args];
+    for step in path.split('.') {
+        let mut next = Vec::new();
+        for value in current {
+            match (value, step) {
+                (Value::Object(map), "*") => next.extend(map.values()),
+                (Value::Array(items), "*") => next.extend(items.iter()),
+                (Value::Object(map), key) => next.extend(map.get(key)),
+                (Value::Array(items), index) => {
+                    next.extend(index.parse::<usize>().ok().and_then(|i| items.get(i)));
+                }
+                _ => {}
+            }
+        }
+        current = next;
+    }
+    let mut out = Vec::new();
+    for value in current {
+        match value {
+            Value::Array(items) => out.extend(items.iter()),
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// The text a pattern is matched against: a string as it is, a number, boolean or null as
+/// JSON writes it; objects and arrays have none.
+pub fn argument_text(value: &serde_json::Value) -> Option<std::borrow::Cow<'_, str>> {
+    use serde_json::Value;
+    match value {
+        Value::String(s) => Some(std::borrow::Cow::Borrowed(s)),
+        Value::Number(_) | Value::Bool(_) | Value::Null => {
+            Some(std::borrow::Cow::Owned(value.to_string()))
+        }
+        Value::Array(_) | Value::Object(_) => None,
+    }
 }
 
 /// Longest pattern text accepted (glob or regex).
@@ -262,6 +387,8 @@ pub enum Field {
 #[derive(Clone, Debug, Default)]
 pub struct Compiled {
     lists: [Vec<Option<regex::Regex>>; 5],
+    /// The `when` patterns, in the order of the table's keys.
+    when: Vec<Vec<Option<regex::Regex>>>,
 }
 
 impl Compiled {
@@ -289,6 +416,26 @@ impl Compiled {
                 .map(|t| compile(t))
                 .collect::<Result<Vec<_>, String>>()?;
             out.lists[field as usize] = compiled;
+        }
+        if c.when.len() > MAX_WHEN {
+            return Err(format!("`when` tests more than {MAX_WHEN} argument paths"));
+        }
+        for (path, texts) in &c.when {
+            check_argument_path(path)?;
+            if texts.is_empty() {
+                return Err(format!("`when` key `{path}` has no pattern"));
+            }
+            if let Some(long) = texts.iter().find(|t| t.len() > MAX_PATTERN) {
+                return Err(format!(
+                    "`{}…` is longer than {MAX_PATTERN} bytes",
+                    long.chars().take(40).collect::<String>()
+                ));
+            }
+            let compiled = texts
+                .iter()
+                .map(|t| compile(t))
+                .collect::<Result<Vec<_>, String>>()?;
+            out.when.push(compiled);
         }
         Ok(out)
     }
@@ -322,6 +469,44 @@ impl Rule {
                 },
             )
     }
+}
+
+impl Rule {
+    /// Whether a call's arguments satisfy the rule's `when` table (always, without one; never,
+    /// with one, when there are no arguments).
+    pub fn when_matches(&self, args: Option<&serde_json::Value>) -> bool {
+        if self.conditions.when.is_empty() {
+            return true;
+        }
+        let Some(args) = args else {
+            return false;
+        };
+        self.conditions
+            .when
+            .iter()
+            .zip(&self.compiled.when)
+            .all(|((path, texts), regexes)| {
+                argument_values(args, path).into_iter().any(|value| {
+                    argument_text(value).is_some_and(|text| {
+                        texts.iter().zip(regexes).any(|(t, re)| match re {
+                            Some(re) => re.is_match(&text),
+                            None => when_glob(t, &text),
+                        })
+                    })
+                })
+            })
+    }
+}
+
+/// A `when` glob against an argument's text, path-wise: `*` and `?` stop at `/`, a `**`
+/// component crosses any number of them, and a value with a `..` component matches only a
+/// pattern that has one (`notes/*` never matches `notes/../.env`).
+fn when_glob(glob: &str, value: &str) -> bool {
+    let climbs = |s: &str| s.split('/').any(|c| c == "..");
+    if climbs(value) && !climbs(glob) {
+        return false;
+    }
+    crate::policy::glob_path(glob, value)
 }
 
 /// Commands a rule must decide (`match`) and must not decide (`not_match`).
@@ -556,9 +741,10 @@ fn validate(layer: Layer, file: &str, parsed: File) -> Result<Vec<Rule>, RuleErr
             && c.args.is_empty()
             && c.path.is_empty()
             && c.network.is_none()
+            && c.when.is_empty()
         {
             return Err(invalid(
-                "a rule must match on something (tool, fact, program, subcommand, effect, args, path or network)"
+                "a rule must match on something (tool, fact, program, subcommand, effect, args, path, network or when)"
                     .into(),
             ));
         }
@@ -657,6 +843,80 @@ mod tests {
                 .expect("serialise");
             assert_eq!(from_toml, from_json, "{file}");
         }
+    }
+
+    fn when_rule(when: &str) -> Rule {
+        let text = format!(
+            "[[rule]]\nid='w'\naction='deny'\nreason='r'\n[rule.match]\ntool='gh.*'\nwhen = {when}\n"
+        );
+        parse_layer(Layer::User, "w.toml", &text)
+            .expect("parses")
+            .remove(0)
+    }
+
+    #[test]
+    fn when_conditions_look_into_the_arguments() {
+        use serde_json::json;
+        let rule = when_rule("{ base = ['main', 'release/*'], 'repo.owner' = 're:^acme$' }");
+        let call = |v: serde_json::Value| rule.when_matches(Some(&v));
+        assert!(call(json!({"base": "main", "repo": {"owner": "acme"}})));
+        assert!(call(
+            json!({"base": "release/1.2", "repo": {"owner": "acme"}})
+        ));
+        assert!(!call(
+            json!({"base": "release/1/x", "repo": {"owner": "acme"}})
+        ));
+        assert!(!call(
+            json!({"base": "main", "repo": {"owner": "acme-fork"}})
+        ));
+        assert!(
+            !call(json!({"base": "main"})),
+            "a missing argument never matches"
+        );
+        assert!(!rule.when_matches(None), "shell commands have no arguments");
+
+        let any = when_rule("{ 'files.*.path' = 'docs/**', limit = '100', draft = 'true' }");
+        assert!(any.when_matches(Some(&json!({
+            "files": [{"path": "src/a.rs"}, {"path": "docs/x/y.md"}],
+            "limit": 100,
+            "draft": true
+        }))));
+        assert!(!any.when_matches(Some(&json!({
+            "files": [{"path": "docs/../.env"}],
+            "limit": 100,
+            "draft": true
+        }))));
+        let list = when_rule("{ paths = '*.env' }");
+        assert!(list.when_matches(Some(&json!({"paths": ["a.txt", "prod.env"]}))));
+        assert!(!list.when_matches(Some(&json!({"paths": [{"x": "prod.env"}]}))));
+        assert_eq!(
+            argument_values(&json!({"a": [[1, 2], 3]}), "a.0").len(),
+            2,
+            "an array at the end gives its elements"
+        );
+    }
+
+    #[test]
+    fn when_tables_are_checked_at_load() {
+        for (bad, says) in [
+            ("{ 'a..b' = 'x' }", "not an argument path"),
+            ("{ a = [] }", "has no pattern"),
+            ("{ a = 're:(' }", "not a regular expression"),
+            ("{ a = 3 }", "w.toml"),
+        ] {
+            let text = format!(
+                "[[rule]]\nid='w'\naction='deny'\nreason='r'\n[rule.match]\nwhen = {bad}\n"
+            );
+            let e = parse_layer(Layer::User, "w.toml", &text).expect_err(bad);
+            assert!(e.to_string().contains(says), "{bad}: {e}");
+        }
+        let one = parse_layer(
+            Layer::User,
+            "w.toml",
+            "[[rule]]\nid='w'\naction='deny'\nreason='r'\n[rule.match]\ntool='gh.merge'\nprogram='x'\n",
+        )
+        .expect("a single value is a list of one");
+        assert_eq!(one[0].conditions.tool, ["gh.merge"]);
     }
 
     #[test]

@@ -3,6 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod mcp_client;
+
 use warden::shell::Context;
 
 /// A workspace W and a home H side by side in a fresh directory under the target dir.
