@@ -425,7 +425,8 @@ fn files_section() -> Roff {
             (
                 "$XDG_CONFIG_HOME/warden/config.toml",
                 "The user's configuration (else ~/.config/warden/config.toml): the profile \
-                     and the network setting under [policy], among others.",
+                     and the network setting under [policy], approvals under [approval], and the \
+                     MCP servers proxied by warden mcp under [mcp.upstream.NAME].",
             ),
             (
                 "$XDG_STATE_HOME/warden/",

@@ -465,3 +465,77 @@ fn an_upstream_that_cannot_be_had_stops_the_server() {
         .expect("run");
     assert_eq!(bad.status.code(), Some(2), "{bad:?}");
 }
+
+/// A published MCP server (`@modelcontextprotocol/server-filesystem` from the npm registry)
+/// behind the proxy, run by Node.js inside the sandbox. It needs `npm` and the registry, so it
+/// runs on request: `cargo test --release --test mcp_proxy -- --ignored`.
+#[test]
+#[ignore = "installs a published server from the npm registry"]
+fn a_published_server_behind_the_proxy() {
+    const PACKAGE: &str = "@modelcontextprotocol/server-filesystem@2026.8.31";
+    let env = Env::new(
+        r#"
+[[rule]]
+id = "me.fs-no-moves"
+action = "deny"
+reason = "files are not moved by this server"
+[rule.match]
+tool = "fs.move_file"
+
+[[rule]]
+id = "me.fs-read-docs"
+action = "allow"
+reason = "the docs may be read"
+[rule.match]
+tool = ["fs.read_text_file", "fs.list_directory"]
+when = { path = "**/workspace/docs/**" }
+"#,
+    );
+    std::fs::create_dir_all(env.workspace.join("docs")).expect("docs");
+    std::fs::write(env.workspace.join("docs/guide.md"), "# Guide\n").expect("doc");
+    std::fs::write(env.workspace.join(".env"), "API_KEY=sk-live-1\n").expect("env");
+    let installed = Command::new("npm")
+        .args(["install", "--no-audit", "--no-fund", "--prefix"])
+        .arg(&env.workspace)
+        .arg(PACKAGE)
+        .output()
+        .expect("npm is needed for this test");
+    assert!(installed.status.success(), "{installed:?}");
+    let server = env
+        .workspace
+        .join("node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
+    let ws = env.workspace.to_str().expect("utf-8").to_string();
+    let server = server.to_str().expect("utf-8").to_string();
+    let mut client = McpClient::start(
+        env.command(&["mcp", "--upstream", "fs", "--", "node", &server, &ws]),
+        None,
+    );
+    let tools = client.tools();
+    assert!(tools.iter().any(|t| t == "fs.read_text_file"), "{tools:?}");
+    assert!(!tools.iter().any(|t| t == "fs.move_file"), "{tools:?}");
+
+    let doc = client.call(
+        "fs.read_text_file",
+        json!({"path": format!("{ws}/docs/guide.md")}),
+    );
+    assert_eq!(doc["isError"], false, "{doc}");
+    assert!(
+        structured(&doc)["content"]["content"]
+            .as_str()
+            .is_some_and(|c| c.contains("# Guide")),
+        "{doc}"
+    );
+    let secret = client.call("fs.read_text_file", json!({"path": format!("{ws}/.env")}));
+    assert_eq!(structured(&secret)["tier"], "secret", "{secret}");
+    let write = client.call(
+        "fs.write_file",
+        json!({"path": format!("{ws}/new.txt"), "content": "x"}),
+    );
+    assert_eq!(structured(&write)["code"], "APPROVAL_REQUIRED", "{write}");
+    assert!(!env.workspace.join("new.txt").exists());
+    let moved = client.call(
+        "fs.move_file",
+        json!({"source": format!("{ws}/docs/guide.md"), "destination": format!("{ws}/g.md")}),
+    );
+    assert_eq!(structured(&moved)["code"], "TOOL_UNAVAILABLE", "{moved}");
+}
