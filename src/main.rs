@@ -343,23 +343,21 @@ fn read_bounded_file(file: &Path) -> Result<Vec<u8>, Fatal> {
 }
 
 /// A terminal session: each line is decided and, when allowed, run. `cd DIR` lines move the
-/// session's working directory (each line otherwise runs in its own shell).
+/// session's working directory (each line otherwise runs in its own shell). Lines are edited
+/// and recalled from the history where the terminal allows it (`warden::prompt`); Ctrl-C drops
+/// the line being typed, Ctrl-D on an empty line ends the session with the last status.
 fn repl(evaluator: &mut Evaluator, global: &Global) -> i32 {
-    let stdin = std::io::stdin();
+    let mut prompt = warden::prompt::Prompt::new("warden$ ");
     let mut last = exit::OK;
     let mut exported: Vec<(String, String)> = Vec::new();
     loop {
-        eprint!("warden$ ");
-        let mut line = String::new();
-        match stdin.lock().read_line(&mut line) {
-            Ok(0) => {
-                eprintln!();
-                return last;
-            }
-            Ok(_) => {}
+        let line = match prompt.read() {
+            Ok(warden::prompt::Entered::Line(line)) => line,
+            Ok(warden::prompt::Entered::Cleared) => continue,
+            Ok(warden::prompt::Entered::End) => return last,
             Err(e) => return fail(Fatal::usage(format!("cannot read input: {e}"))),
-        }
-        let line = line.trim_end_matches(['\n', '\r']);
+        };
+        let line = line.as_str();
         if line.trim().is_empty() {
             continue;
         }
