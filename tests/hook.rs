@@ -1,7 +1,7 @@
 //! `warden hook claude-code|gemini` with recorded payloads: every answer is the hook protocol's
 //! JSON with exit 0 and matches its committed snapshot (`tests/snapshots/`), an allowed shell
 //! command comes back rewritten to run under warden (and runs there), and anything that cannot
-//! be judged is a deny.
+//! be judged is a deny. `warden install` wires the hooks (and Codex's MCP server) in.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -331,8 +331,259 @@ fn install_adds_the_hook_beside_existing_settings_once() {
     let again: Value =
         serde_json::from_slice(&std::fs::read(&settings).expect("read")).expect("JSON");
     assert_eq!(again, merged, "a second run changes nothing");
-    let out = run(&["install", "gemini"]);
+    let out = run(&["install", "cursor"]);
     assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+}
+
+/// `warden install ARGS…` as a person runs it: the fixture's HOME, in the workspace.
+fn install(env: &Env, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_warden"))
+        .env_clear()
+        .env("PATH", PATH)
+        .env("HOME", &env.home)
+        .arg("install")
+        .args(args)
+        .current_dir(&env.workspace)
+        .output()
+        .expect("run")
+}
+
+/// The copies of FILE that installs kept beside it.
+fn backups(file: &Path) -> Vec<PathBuf> {
+    let prefix = format!(
+        "{}.warden-backup-",
+        file.file_name().expect("name").to_string_lossy()
+    );
+    let Ok(entries) = std::fs::read_dir(file.parent().expect("dir")) else {
+        return Vec::new();
+    };
+    entries
+        .map(|e| e.expect("entry").path())
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with(&prefix))
+        })
+        .collect()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// The running warden, as the path the tests name it by resolves.
+fn warden_binary() -> PathBuf {
+    std::fs::canonicalize(env!("CARGO_BIN_EXE_warden")).expect("warden")
+}
+
+#[test]
+fn install_gemini_adds_the_before_tool_hook_beside_existing_settings_once() {
+    let env = Env::new();
+    let settings = env.home.join(".gemini/settings.json");
+    std::fs::create_dir_all(settings.parent().expect("dir")).expect("mkdir");
+    let original = r#"{"ui":{"theme":"GitHub"},"hooks":{"BeforeTool":[{"matcher":"write_file","hooks":[{"type":"command","command":"lint.sh"}]}],"AfterTool":[{"matcher":"*","hooks":[{"type":"command","command":"log.sh"}]}]}}"#;
+    std::fs::write(&settings, original).expect("write");
+
+    let out = install(&env, &["gemini", "--dry-run"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let shown: Value = serde_json::from_slice(&out.stdout).expect("the whole document");
+    assert_eq!(
+        shown["hooks"]["BeforeTool"].as_array().map(Vec::len),
+        Some(2),
+        "{shown}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&settings).expect("read"),
+        original,
+        "a dry run writes nothing"
+    );
+    assert!(backups(&settings).is_empty());
+
+    let out = install(&env, &["gemini"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let merged: Value =
+        serde_json::from_slice(&std::fs::read(&settings).expect("read")).expect("JSON");
+    assert_eq!(merged, shown, "what the dry run showed is what was written");
+    let before: Value = serde_json::from_str(original).expect("JSON");
+    assert_eq!(merged["ui"], before["ui"]);
+    assert_eq!(merged["hooks"]["AfterTool"], before["hooks"]["AfterTool"]);
+    let list = merged["hooks"]["BeforeTool"].as_array().expect("array");
+    assert_eq!(list[0], before["hooks"]["BeforeTool"][0]);
+    let matcher = list[1]["matcher"].as_str().expect("matcher");
+    for tool in [
+        "run_shell_command",
+        "read_file",
+        "write_file",
+        "replace",
+        "grep_search",
+    ] {
+        assert!(matcher.contains(tool), "{matcher}");
+    }
+    let command = list[1]["hooks"][0]["command"].as_str().expect("command");
+    let words = shlex::split(command).expect("words");
+    assert_eq!(PathBuf::from(&words[0]), warden_binary(), "{command}");
+    assert_eq!(words[1..], ["hook", "gemini"]);
+    let kept = backups(&settings);
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    assert_eq!(std::fs::read_to_string(&kept[0]).expect("read"), original);
+
+    // The command written is Gemini's hook: run as Gemini runs it, it judges.
+    let payload = format!(
+        r#"{{"hook_event_name":"BeforeTool","cwd":"{}","tool_name":"run_shell_command","tool_input":{{"command":"rm -rf ~"}}}}"#,
+        env.workspace.display()
+    );
+    let answered = env.bash(command, payload.as_bytes());
+    let answer: Value = serde_json::from_slice(&answered.stdout).expect("JSON");
+    assert_eq!(answer["decision"], "deny", "{answer}");
+
+    let written = std::fs::read(&settings).expect("read");
+    let out = install(&env, &["gemini"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert!(stderr(&out).contains("already there"), "{}", describe(&out));
+    assert_eq!(
+        std::fs::read(&settings).expect("read"),
+        written,
+        "a second run changes nothing"
+    );
+    assert_eq!(backups(&settings).len(), 1, "and keeps no copy");
+
+    // --project: the workspace's own settings, made when absent.
+    let out = install(&env, &["gemini", "--project"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let project: Value = serde_json::from_slice(
+        &std::fs::read(env.workspace.join(".gemini/settings.json")).expect("project settings"),
+    )
+    .expect("JSON");
+    assert_eq!(project["hooks"]["BeforeTool"][0]["matcher"], matcher);
+}
+
+#[test]
+fn install_codex_appends_warden_s_mcp_server_and_keeps_every_byte() {
+    let env = Env::new();
+    let config = env.home.join(".codex/config.toml");
+
+    // No file yet: the dry run shows the table alone and makes nothing.
+    let out = install(&env, &["codex", "--dry-run"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("[mcp_servers.warden]"));
+    assert!(
+        !env.home.join(".codex").exists(),
+        "a dry run writes nothing"
+    );
+    assert!(
+        stderr(&out).contains("not seen by warden"),
+        "{}",
+        describe(&out)
+    );
+
+    std::fs::create_dir_all(config.parent().expect("dir")).expect("mkdir");
+    let original = "# Codex, as I like it\nmodel = \"o4-mini\" # quick\napproval_policy = \"on-request\"\n\n[mcp_servers.docs]\ncommand = \"npx\"\nargs = [\"-y\", \"docs\"]\n";
+    std::fs::write(&config, original).expect("write");
+    let out = install(&env, &["codex", "--dry-run"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let shown = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(shown.starts_with(original), "{shown}");
+    assert_eq!(std::fs::read_to_string(&config).expect("read"), original);
+    assert!(backups(&config).is_empty());
+
+    let out = install(&env, &["codex"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let written = std::fs::read_to_string(&config).expect("read");
+    assert_eq!(
+        written, shown,
+        "what the dry run showed is what was written"
+    );
+    assert!(written.starts_with(original), "every byte kept:\n{written}");
+    let doc: toml::Table = written.parse().expect("TOML");
+    let server = doc["mcp_servers"]["warden"].as_table().expect("table");
+    let command = server["command"].as_str().expect("command");
+    assert_eq!(PathBuf::from(command), warden_binary());
+    assert_eq!(server["args"], toml::Value::Array(vec!["mcp".into()]));
+    assert_eq!(doc["mcp_servers"]["docs"]["command"].as_str(), Some("npx"));
+    let kept = backups(&config);
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    assert_eq!(std::fs::read_to_string(&kept[0]).expect("read"), original);
+
+    let out = install(&env, &["codex"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert!(stderr(&out).contains("already there"), "{}", describe(&out));
+    assert_eq!(std::fs::read_to_string(&config).expect("read"), written);
+    assert_eq!(backups(&config).len(), 1);
+
+    // The table starts warden's MCP server as Codex does: the command and its args, in the
+    // directory Codex runs in (here below the work tree, which becomes the workspace).
+    let mut server = Command::new(command)
+        .args(["mcp"])
+        .env_clear()
+        .env("PATH", PATH)
+        .env("HOME", &env.home)
+        .env("XDG_STATE_HOME", &env.state)
+        .current_dir(env.workspace.join("src"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn the MCP server");
+    let mut stdin = server.stdin.take().expect("stdin");
+    writeln!(
+        stdin,
+        r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"protocolVersion":"2025-06-18","capabilities":{{}},"clientInfo":{{"name":"codex-like","version":"1"}}}}}}"#
+    )
+    .expect("send");
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(server.stdout.take().expect("stdout")),
+        &mut line,
+    )
+    .expect("read");
+    drop(stdin);
+    let _ = server.wait();
+    let init: Value = serde_json::from_str(&line).expect("JSON-RPC");
+    assert_eq!(init["result"]["serverInfo"]["name"], "warden", "{init}");
+}
+
+#[test]
+fn install_refuses_a_document_of_another_shape_and_leaves_it_untouched() {
+    let env = Env::new();
+    for (agent, file, content) in [
+        ("gemini", ".gemini/settings.json", r#"{"hooks": []}"#),
+        (
+            "gemini",
+            ".gemini/settings.json",
+            r#"{"hooks": {"BeforeTool": {}}}"#,
+        ),
+        (
+            "gemini",
+            ".gemini/settings.json",
+            "{ // my theme\n \"ui\": {} }",
+        ),
+        ("claude-code", ".claude/settings.json", "[]"),
+        ("codex", ".codex/config.toml", "model = \n"),
+        ("codex", ".codex/config.toml", "mcp_servers = 3\n"),
+        (
+            "codex",
+            ".codex/config.toml",
+            "mcp_servers = { docs = { command = \"npx\" } }\n",
+        ),
+    ] {
+        let path = env.home.join(file);
+        std::fs::create_dir_all(path.parent().expect("dir")).expect("mkdir");
+        std::fs::write(&path, content).expect("write");
+        for args in [&[agent, "--dry-run"][..], &[agent]] {
+            let out = install(&env, args);
+            assert_eq!(out.status.code(), Some(2), "{content}: {}", describe(&out));
+            assert!(
+                stderr(&out).contains("fix it by hand"),
+                "{}",
+                describe(&out)
+            );
+            assert!(out.stdout.is_empty(), "{}", describe(&out));
+            assert_eq!(std::fs::read_to_string(&path).expect("read"), content);
+            assert!(backups(&path).is_empty(), "{content}");
+        }
+    }
+    let out = install(&env, &["codex", "--project"]);
+    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    assert!(!env.workspace.join(".codex").exists());
 }
 
 #[test]
