@@ -504,7 +504,7 @@ _warden() {
             return 0
             ;;
         warden__subcmd__install)
-            opts="-h --dry-run --project --workspace --json --timeout --grace --rules --max-output --network --allow-degraded --pass-env --session --profile --hard-stop --envelope --non-interactive --wait --help"
+            opts="-h --dry-run --project --workspace --json --timeout --grace --rules --max-output --network --allow-degraded --pass-env --session --profile --hard-stop --envelope --non-interactive --wait --help claude-code gemini codex"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

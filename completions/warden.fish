@@ -52,7 +52,7 @@ complete -c warden -n "__fish_warden_needs_command" -f -a "pending" -d 'List the
 complete -c warden -n "__fish_warden_needs_command" -f -a "tool" -d 'Serve tool calls: one JSON request on stdin (`{"tool": …, "args": {…}, "id": …}`), one JSON result on stdout; with --stream, one request per line until end of input'
 complete -c warden -n "__fish_warden_needs_command" -f -a "mcp" -d 'Serve the tools as a Model Context Protocol server on stdin and stdout: the tool list is the capability snapshot of the profile, every call goes through the policy. With --upstream, also a policy proxy in front of other MCP servers, each started in the sandbox, their tools listed as NAME.tool'
 complete -c warden -n "__fish_warden_needs_command" -f -a "hook" -d 'Decide an agent\'s own tool call as its pre-tool hook (`claude-code`): the payload on stdin, the decision as JSON on stdout, always exit 0; anything that cannot be judged is denied'
-complete -c warden -n "__fish_warden_needs_command" -f -a "install" -d 'Wire warden into an agent\'s configuration (claude-code: its PreToolUse hook in ~/.claude/settings.json, or the project\'s with --project), keeping everything there'
+complete -c warden -n "__fish_warden_needs_command" -f -a "install" -d 'Wire warden into an agent\'s configuration (claude-code, gemini, codex), keeping everything there'
 complete -c warden -n "__fish_warden_needs_command" -f -a "scan" -d 'Decide the commands written in files without running them: shell scripts, Dockerfile RUN lines, Makefile recipes, GitHub Actions run steps. Exit 1 when any is denied'
 complete -c warden -n "__fish_warden_needs_command" -f -a "restore" -d 'Bring back a backup that an edit or overwrite of a configuration file kept (the newest, or --from NAME); --list shows them. The current content is backed up first'
 complete -c warden -n "__fish_warden_needs_command" -f -a "tools" -d 'Print the tool schemas an agent should be shown under the profile (--profile)'
@@ -253,15 +253,15 @@ complete -c warden -n "__fish_warden_using_subcommand install" -l pass-env -d 'P
 complete -c warden -n "__fish_warden_using_subcommand install" -l session -d 'The agent session this request belongs to (recorded in the audit log; also WARDEN_SESSION)' -r
 complete -c warden -n "__fish_warden_using_subcommand install" -l profile -d 'The defaults where no rule decided: readonly, workspace (the default) or strict (overrides `[policy] profile` in the user configuration)' -r
 complete -c warden -n "__fish_warden_using_subcommand install" -l wait -d 'When approval is needed, wait for a person\'s answer (up to DURATION, default until the challenge expires) instead of exiting 75' -r
-complete -c warden -n "__fish_warden_using_subcommand install" -l dry-run -d 'Print the resulting configuration instead of writing it'
-complete -c warden -n "__fish_warden_using_subcommand install" -l project -d 'The workspace\'s `.claude/settings.json` instead of the user\'s'
+complete -c warden -n "__fish_warden_using_subcommand install" -l dry-run -d 'Print the whole resulting configuration instead of writing it'
+complete -c warden -n "__fish_warden_using_subcommand install" -l project -d 'The workspace\'s `.claude/settings.json` or `.gemini/settings.json` instead of the user\'s (not for codex)'
 complete -c warden -n "__fish_warden_using_subcommand install" -l json -d 'Machine-readable output (JSON)'
 complete -c warden -n "__fish_warden_using_subcommand install" -l network -d 'Give the command the host network (the policy asks for approval first). Without it the sandbox has only loopback'
 complete -c warden -n "__fish_warden_using_subcommand install" -l allow-degraded -d 'Run allowed commands even when the sandbox cannot be had here (bwrap missing, user namespaces blocked): unconfined, and said on every run. Also WARDEN_ALLOW_DEGRADED=1'
 complete -c warden -n "__fish_warden_using_subcommand install" -l hard-stop -d 'Refuse any identical request that already failed twice in this session (by default only writes are refused; other repeats get a warning)'
 complete -c warden -n "__fish_warden_using_subcommand install" -l envelope -d 'Return the command\'s output as untrusted data: each stream inside an envelope naming its source, size and SHA-256, secrets redacted, within the --max-output budget'
 complete -c warden -n "__fish_warden_using_subcommand install" -l non-interactive -d 'No person can answer here: what needs approval is refused (also when CI=true)'
-complete -c warden -n "__fish_warden_using_subcommand install" -s h -l help -d 'Print help'
+complete -c warden -n "__fish_warden_using_subcommand install" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c warden -n "__fish_warden_using_subcommand scan" -l format -d 'text, json (one line per command) or sarif' -r
 complete -c warden -n "__fish_warden_using_subcommand scan" -l workspace -d 'The workspace: the only tree work may change [default: $WARDEN_WORKSPACE, else the enclosing git work tree, else the current directory]' -r -F
 complete -c warden -n "__fish_warden_using_subcommand scan" -l timeout -d 'Time limit for a run, e.g. `120`, `30s`, `500ms`, `5m` [default: 120s]' -r

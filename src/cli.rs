@@ -173,15 +173,24 @@ pub enum Command {
         /// The agent whose hook protocol is spoken: claude-code (PreToolUse) or gemini (BeforeTool).
         agent: String,
     },
-    /// Wire warden into an agent's configuration (claude-code: its PreToolUse hook in
-    /// ~/.claude/settings.json, or the project's with --project), keeping everything there.
+    /// Wire warden into an agent's configuration (claude-code, gemini, codex), keeping
+    /// everything there.
+    ///
+    /// claude-code: its PreToolUse hook in ~/.claude/settings.json; gemini: its BeforeTool hook
+    /// in ~/.gemini/settings.json (the project's with --project); codex: warden's tools as the
+    /// MCP server [mcp_servers.warden] appended to ~/.codex/config.toml ($CODEX_HOME when set),
+    /// started in the directory Codex runs in. Codex's own shell tool is not seen by warden.
+    /// The previous file is kept beside the new one and a second run changes nothing; a file of
+    /// another shape is refused (exit 2) and left as it is.
     Install {
-        /// The agent: claude-code.
+        /// The agent: claude-code, gemini or codex.
+        #[arg(value_parser = clap::builder::PossibleValuesParser::new(crate::install::AGENTS.iter().copied()))]
         agent: String,
-        /// Print the resulting configuration instead of writing it.
+        /// Print the whole resulting configuration instead of writing it.
         #[arg(long)]
         dry_run: bool,
-        /// The workspace's `.claude/settings.json` instead of the user's.
+        /// The workspace's `.claude/settings.json` or `.gemini/settings.json` instead of the
+        /// user's (not for codex).
         #[arg(long)]
         project: bool,
     },

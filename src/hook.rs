@@ -164,18 +164,30 @@ pub fn decide_claude_code(
     }
 }
 
+/// The Gemini CLI tools warden judges, each with the Claude Code tool it corresponds to (the
+/// older and newer names of a tool both listed: `search_file_content` became `grep_search`).
+/// `warden install gemini` builds its matcher from this list, so the hook sees exactly these.
+pub const GEMINI_TOOLS: &[(&str, &str)] = &[
+    ("run_shell_command", "Bash"),
+    ("read_file", "Read"),
+    ("read_many_files", "Read"),
+    ("write_file", "Write"),
+    ("replace", "Edit"),
+    ("edit", "Edit"),
+    ("glob", "Glob"),
+    ("grep_search", "Grep"),
+    ("search_file_content", "Grep"),
+    ("grep", "Grep"),
+    ("list_directory", "LS"),
+    ("ls", "LS"),
+];
+
 /// Gemini CLI's tool names, as the Claude Code tools they correspond to.
 fn gemini_as_claude_code(tool: &str) -> Option<&'static str> {
-    Some(match tool {
-        "run_shell_command" => "Bash",
-        "read_file" | "read_many_files" => "Read",
-        "write_file" => "Write",
-        "replace" | "edit" => "Edit",
-        "glob" => "Glob",
-        "search_file_content" | "grep" => "Grep",
-        "list_directory" | "ls" => "LS",
-        _ => return None,
-    })
+    GEMINI_TOOLS
+        .iter()
+        .find(|(gemini, _)| *gemini == tool)
+        .map(|(_, claude)| *claude)
 }
 
 /// Decides one Gemini CLI `BeforeTool` call: the same judgement as for Claude Code. Gemini

@@ -872,78 +872,70 @@ fn scan(global: &Global, format: &str, files: &[PathBuf]) -> Result<i32, Fatal> 
 
 /// `warden install AGENT [--dry-run] [--project]`.
 fn install(global: &Global, agent: &str, dry_run: bool, project: bool) -> Result<i32, Fatal> {
-    if agent != "claude-code" {
-        return Err(Fatal::usage(format!(
-            "`{agent}` cannot be wired in yet: only claude-code (Gemini CLI and Codex CLI hooks are not spoken yet)"
-        )));
-    }
-    let file = if project {
-        context(global)?
-            .workspace
-            .join(".claude")
-            .join("settings.json")
+    use warden::install::{Agent, InstallError};
+    let agent = Agent::parse(agent).ok_or_else(|| {
+        Fatal::usage(format!(
+            "`{agent}` cannot be wired in: {}",
+            warden::install::AGENTS.join(", ")
+        ))
+    })?;
+    let home = std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
+        .ok_or_else(|| Fatal::usage("HOME is not set"))?;
+    let codex_home = std::env::var_os("CODEX_HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from);
+    let workspace = if project {
+        Some(context(global)?.workspace)
     } else {
-        std::env::var_os("HOME")
-            .filter(|h| !h.is_empty())
-            .map(PathBuf::from)
-            .ok_or_else(|| Fatal::usage("HOME is not set"))?
-            .join(".claude")
-            .join("settings.json")
+        None
     };
-    let mut settings: serde_json::Value = match std::fs::read(&file) {
-        Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
-            Fatal::usage(format!(
-                "{}: not JSON ({e}); fix it by hand first",
-                file.display()
-            ))
-        })?,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => serde_json::json!({}),
-        Err(e) => return Err(Fatal::usage(format!("{}: {e}", file.display()))),
+    // A document of another shape, or one that cannot be read, is the person's to fix (2); a
+    // write that fails is warden's own failure (125).
+    let fatal = |e: InstallError| Fatal {
+        code: if matches!(e, InstallError::Write { .. }) {
+            exit::INTERNAL
+        } else {
+            exit::USAGE
+        },
+        message: e.to_string(),
     };
+    let file = agent
+        .config_file(&home, codex_home.as_deref(), workspace.as_deref())
+        .map_err(fatal)?;
     let exe =
         std::env::current_exe().map_err(|e| Fatal::usage(format!("warden's own path: {e}")))?;
-    let command = format!(
-        "{} hook claude-code",
-        shlex::try_quote(&exe.to_string_lossy()).map_err(|e| Fatal::usage(e.to_string()))?
-    );
-    let changed = warden::install::merge_claude_code(&mut settings, &command)
-        .map_err(|e| Fatal::usage(format!("{}: {e}", file.display())))?;
-    let text = serde_json::to_string_pretty(&settings).unwrap_or_default() + "\n";
+    let plan = warden::install::plan(agent, &file, &exe).map_err(fatal)?;
+    let notes = || {
+        for note in &plan.notes {
+            eprintln!("warden: note: {note}");
+        }
+    };
     if dry_run {
-        print!("{text}");
+        print!("{}", plan.text);
         eprintln!(
-            "warden: {} would be {}",
+            "warden: {} would be {} (dry run: nothing written)",
             file.display(),
-            if changed {
+            if plan.changed {
                 "changed as above"
             } else {
-                "left as it is (the hook is there)"
+                "left as it is: warden is already there"
             }
         );
+        notes();
         return Ok(exit::OK);
     }
-    if !changed {
-        eprintln!("warden: {}: the hook is already there", file.display());
+    if !plan.changed {
+        eprintln!("warden: {}", plan.already());
+        notes();
         return Ok(exit::OK);
     }
-    if let Some(dir) = file.parent() {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| Fatal::usage(format!("{}: {e}", dir.display())))?;
+    if let Some(kept) = warden::install::write(&plan, warden::approval::now()).map_err(fatal)? {
+        eprintln!("warden: the previous file is kept as {}", kept.display());
     }
-    if file.exists() {
-        let kept = file.with_extension(format!("json.warden-backup-{}", warden::approval::now()));
-        std::fs::copy(&file, &kept)
-            .map_err(|e| Fatal::usage(format!("{}: {e}", kept.display())))?;
-        eprintln!(
-            "warden: the previous settings are kept as {}",
-            kept.display()
-        );
-    }
-    let temp = file.with_extension("json.warden-tmp");
-    std::fs::write(&temp, &text)
-        .and_then(|()| std::fs::rename(&temp, &file))
-        .map_err(|e| Fatal::usage(format!("{}: {e}", file.display())))?;
-    eprintln!("warden: added the PreToolUse hook to {}", file.display());
+    eprintln!("warden: {}", plan.done());
+    notes();
     Ok(exit::OK)
 }
 

@@ -1,9 +1,10 @@
-//! `warden hook claude-code` with recorded Claude Code payloads: every answer is the hook
-//! protocol's JSON with exit 0, an allowed Bash command comes back rewritten to run under
-//! warden (and runs there), and anything that cannot be judged is a deny.
+//! `warden hook claude-code|gemini` with recorded payloads: every answer is the hook protocol's
+//! JSON with exit 0 and matches its committed snapshot (`tests/snapshots/`), an allowed shell
+//! command comes back rewritten to run under warden (and runs there), and anything that cannot
+//! be judged is a deny. `warden install` wires the hooks (and Codex's MCP server) in.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
@@ -16,6 +17,7 @@ const PATH: &str = "/usr/local/bin:/usr/bin:/bin";
 
 struct Env {
     _dir: tempfile::TempDir,
+    root: PathBuf,
     workspace: PathBuf,
     home: PathBuf,
     state: PathBuf,
@@ -32,6 +34,7 @@ impl Env {
             workspace: root.join("workspace"),
             home: root.join("home"),
             state: root.join("state"),
+            root,
             _dir: dir,
         };
         for d in [
@@ -49,13 +52,22 @@ impl Env {
     }
 
     fn hook(&self, input: &[u8]) -> Output {
+        self.hook_of("claude-code", input)
+    }
+
+    /// `warden hook AGENT` with the workspace as each agent's environment names it.
+    fn hook_of(&self, agent: &str, input: &[u8]) -> Output {
+        let workspace_variable = match agent {
+            "claude-code" => "CLAUDE_PROJECT_DIR",
+            _ => "WARDEN_WORKSPACE",
+        };
         let mut child = Command::new(env!("CARGO_BIN_EXE_warden"))
             .env_clear()
             .env("PATH", PATH)
             .env("HOME", &self.home)
             .env("XDG_STATE_HOME", &self.state)
-            .env("CLAUDE_PROJECT_DIR", &self.workspace)
-            .args(["hook", "claude-code"])
+            .env(workspace_variable, &self.workspace)
+            .args(["hook", agent])
             .current_dir(&self.home)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -68,18 +80,85 @@ impl Env {
         child.wait_with_output().expect("wait")
     }
 
-    /// Answers a recorded payload (WORKSPACE replaced by the real one).
+    /// `bash -c COMMAND` in the workspace, as an agent runs what it was handed, INPUT on stdin.
+    fn bash(&self, command: &str, input: &[u8]) -> Output {
+        let mut child = Command::new("bash")
+            .args(["-c", command])
+            .env_clear()
+            .env("PATH", PATH)
+            .env("HOME", &self.home)
+            .env("XDG_STATE_HOME", &self.state)
+            .current_dir(&self.workspace)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("bash");
+        let mut stdin = child.stdin.take().expect("stdin");
+        let _ = stdin.write_all(input);
+        drop(stdin);
+        child.wait_with_output().expect("wait")
+    }
+
+    /// Answers a recorded Claude Code payload.
     fn answer(&self, fixture: &str) -> Value {
-        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fixtures/claude-code")
-            .join(fixture);
-        let text = std::fs::read_to_string(path)
+        self.answer_of("claude-code", fixture)
+    }
+
+    /// Answers a recorded payload of AGENT (WORKSPACE replaced by the real one).
+    fn answer_of(&self, agent: &str, fixture: &str) -> Value {
+        let text = std::fs::read_to_string(fixtures(agent).join(fixture))
             .expect("fixture")
             .replace("WORKSPACE", &self.workspace.to_string_lossy());
-        let out = self.hook(text.as_bytes());
+        let out = self.hook_of(agent, text.as_bytes());
         assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
         serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", describe(&out)))
     }
+
+    /// The answer as pretty JSON with what differs between machines and runs named instead:
+    /// warden's own path (as given and as the running binary sees itself, each plain and as
+    /// quoted for bash), the workspace, the home and the directory around them.
+    fn normalised(&self, answer: &Value) -> String {
+        let warden = Path::new(env!("CARGO_BIN_EXE_warden"));
+        let mut names: Vec<(String, &str)> = Vec::new();
+        let mut name = |path: &Path, as_name: &'static str| {
+            let text = path.to_string_lossy().into_owned();
+            let quoted = shlex::try_quote(&text).expect("quotable").into_owned();
+            names.push((quoted, as_name));
+            names.push((text, as_name));
+        };
+        if let Ok(real) = std::fs::canonicalize(warden) {
+            name(&real, "[WARDEN]");
+        }
+        name(warden, "[WARDEN]");
+        name(&self.workspace, "[WORKSPACE]");
+        name(&self.home, "[HOME]");
+        name(&self.root, "[ROOT]");
+        fn rename(value: &mut Value, names: &[(String, &str)]) {
+            match value {
+                Value::String(text) => {
+                    for (from, to) in names {
+                        if text.contains(from.as_str()) {
+                            *text = text.replace(from.as_str(), to);
+                        }
+                    }
+                }
+                Value::Array(items) => items.iter_mut().for_each(|v| rename(v, names)),
+                Value::Object(map) => map.values_mut().for_each(|v| rename(v, names)),
+                _ => {}
+            }
+        }
+        let mut answer = answer.clone();
+        rename(&mut answer, &names);
+        serde_json::to_string_pretty(&answer).expect("JSON")
+    }
+}
+
+/// The recorded payloads of AGENT.
+fn fixtures(agent: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(agent)
 }
 
 fn decision(answer: &Value) -> &str {
@@ -95,6 +174,36 @@ fn reason(answer: &Value) -> &str {
 }
 
 #[test]
+fn every_recorded_payload_is_answered_as_its_snapshot() {
+    let env = Env::new();
+    for agent in ["claude-code", "gemini"] {
+        let mut recorded: Vec<String> = std::fs::read_dir(fixtures(agent))
+            .expect("fixtures")
+            .map(|entry| {
+                entry
+                    .expect("entry")
+                    .file_name()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .filter(|name| name.ends_with(".json"))
+            .collect();
+        recorded.sort();
+        assert!(!recorded.is_empty(), "no {agent} fixtures");
+        for fixture in recorded {
+            let answer = env.answer_of(agent, &fixture);
+            let name = format!("{agent}-{}", fixture.trim_end_matches(".json"));
+            insta::with_settings!({
+                description => format!("tests/fixtures/{agent}/{fixture}"),
+                omit_expression => true,
+            }, {
+                insta::assert_snapshot!(name, env.normalised(&answer));
+            });
+        }
+    }
+}
+
+#[test]
 fn an_allowed_bash_call_is_rewritten_to_run_under_warden() {
     let env = Env::new();
     let a = env.answer("bash-ls.json");
@@ -107,15 +216,7 @@ fn an_allowed_bash_call_is_rewritten_to_run_under_warden() {
     let command = updated["command"].as_str().expect("command");
     assert!(command.contains(" -c 'ls src && echo listed'"), "{command}");
     // What the agent then executes really runs under warden, in the sandbox.
-    let out = Command::new("bash")
-        .args(["-c", command])
-        .env_clear()
-        .env("PATH", PATH)
-        .env("HOME", &env.home)
-        .env("XDG_STATE_HOME", &env.state)
-        .current_dir(&env.workspace)
-        .output()
-        .expect("bash");
+    let out = env.bash(command, b"");
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
         "main.rs\nlisted\n",
@@ -230,51 +331,278 @@ fn install_adds_the_hook_beside_existing_settings_once() {
     let again: Value =
         serde_json::from_slice(&std::fs::read(&settings).expect("read")).expect("JSON");
     assert_eq!(again, merged, "a second run changes nothing");
-    let out = run(&["install", "gemini"]);
+    let out = run(&["install", "cursor"]);
     assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+}
+
+/// `warden install ARGS…` as a person runs it: the fixture's HOME, in the workspace.
+fn install(env: &Env, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_warden"))
+        .env_clear()
+        .env("PATH", PATH)
+        .env("HOME", &env.home)
+        .arg("install")
+        .args(args)
+        .current_dir(&env.workspace)
+        .output()
+        .expect("run")
+}
+
+/// The copies of FILE that installs kept beside it.
+fn backups(file: &Path) -> Vec<PathBuf> {
+    let prefix = format!(
+        "{}.warden-backup-",
+        file.file_name().expect("name").to_string_lossy()
+    );
+    let Ok(entries) = std::fs::read_dir(file.parent().expect("dir")) else {
+        return Vec::new();
+    };
+    entries
+        .map(|e| e.expect("entry").path())
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with(&prefix))
+        })
+        .collect()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// The running warden, as the path the tests name it by resolves.
+fn warden_binary() -> PathBuf {
+    std::fs::canonicalize(env!("CARGO_BIN_EXE_warden")).expect("warden")
+}
+
+#[test]
+fn install_gemini_adds_the_before_tool_hook_beside_existing_settings_once() {
+    let env = Env::new();
+    let settings = env.home.join(".gemini/settings.json");
+    std::fs::create_dir_all(settings.parent().expect("dir")).expect("mkdir");
+    let original = r#"{"ui":{"theme":"GitHub"},"hooks":{"BeforeTool":[{"matcher":"write_file","hooks":[{"type":"command","command":"lint.sh"}]}],"AfterTool":[{"matcher":"*","hooks":[{"type":"command","command":"log.sh"}]}]}}"#;
+    std::fs::write(&settings, original).expect("write");
+
+    let out = install(&env, &["gemini", "--dry-run"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let shown: Value = serde_json::from_slice(&out.stdout).expect("the whole document");
+    assert_eq!(
+        shown["hooks"]["BeforeTool"].as_array().map(Vec::len),
+        Some(2),
+        "{shown}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&settings).expect("read"),
+        original,
+        "a dry run writes nothing"
+    );
+    assert!(backups(&settings).is_empty());
+
+    let out = install(&env, &["gemini"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let merged: Value =
+        serde_json::from_slice(&std::fs::read(&settings).expect("read")).expect("JSON");
+    assert_eq!(merged, shown, "what the dry run showed is what was written");
+    let before: Value = serde_json::from_str(original).expect("JSON");
+    assert_eq!(merged["ui"], before["ui"]);
+    assert_eq!(merged["hooks"]["AfterTool"], before["hooks"]["AfterTool"]);
+    let list = merged["hooks"]["BeforeTool"].as_array().expect("array");
+    assert_eq!(list[0], before["hooks"]["BeforeTool"][0]);
+    let matcher = list[1]["matcher"].as_str().expect("matcher");
+    for tool in [
+        "run_shell_command",
+        "read_file",
+        "write_file",
+        "replace",
+        "grep_search",
+    ] {
+        assert!(matcher.contains(tool), "{matcher}");
+    }
+    let command = list[1]["hooks"][0]["command"].as_str().expect("command");
+    let words = shlex::split(command).expect("words");
+    assert_eq!(PathBuf::from(&words[0]), warden_binary(), "{command}");
+    assert_eq!(words[1..], ["hook", "gemini"]);
+    let kept = backups(&settings);
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    assert_eq!(std::fs::read_to_string(&kept[0]).expect("read"), original);
+
+    // The command written is Gemini's hook: run as Gemini runs it, it judges.
+    let payload = format!(
+        r#"{{"hook_event_name":"BeforeTool","cwd":"{}","tool_name":"run_shell_command","tool_input":{{"command":"rm -rf ~"}}}}"#,
+        env.workspace.display()
+    );
+    let answered = env.bash(command, payload.as_bytes());
+    let answer: Value = serde_json::from_slice(&answered.stdout).expect("JSON");
+    assert_eq!(answer["decision"], "deny", "{answer}");
+
+    let written = std::fs::read(&settings).expect("read");
+    let out = install(&env, &["gemini"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert!(stderr(&out).contains("already there"), "{}", describe(&out));
+    assert_eq!(
+        std::fs::read(&settings).expect("read"),
+        written,
+        "a second run changes nothing"
+    );
+    assert_eq!(backups(&settings).len(), 1, "and keeps no copy");
+
+    // --project: the workspace's own settings, made when absent.
+    let out = install(&env, &["gemini", "--project"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let project: Value = serde_json::from_slice(
+        &std::fs::read(env.workspace.join(".gemini/settings.json")).expect("project settings"),
+    )
+    .expect("JSON");
+    assert_eq!(project["hooks"]["BeforeTool"][0]["matcher"], matcher);
+}
+
+#[test]
+fn install_codex_appends_warden_s_mcp_server_and_keeps_every_byte() {
+    let env = Env::new();
+    let config = env.home.join(".codex/config.toml");
+
+    // No file yet: the dry run shows the table alone and makes nothing.
+    let out = install(&env, &["codex", "--dry-run"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("[mcp_servers.warden]"));
+    assert!(
+        !env.home.join(".codex").exists(),
+        "a dry run writes nothing"
+    );
+    assert!(
+        stderr(&out).contains("not seen by warden"),
+        "{}",
+        describe(&out)
+    );
+
+    std::fs::create_dir_all(config.parent().expect("dir")).expect("mkdir");
+    let original = "# Codex, as I like it\nmodel = \"o4-mini\" # quick\napproval_policy = \"on-request\"\n\n[mcp_servers.docs]\ncommand = \"npx\"\nargs = [\"-y\", \"docs\"]\n";
+    std::fs::write(&config, original).expect("write");
+    let out = install(&env, &["codex", "--dry-run"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let shown = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(shown.starts_with(original), "{shown}");
+    assert_eq!(std::fs::read_to_string(&config).expect("read"), original);
+    assert!(backups(&config).is_empty());
+
+    let out = install(&env, &["codex"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    let written = std::fs::read_to_string(&config).expect("read");
+    assert_eq!(
+        written, shown,
+        "what the dry run showed is what was written"
+    );
+    assert!(written.starts_with(original), "every byte kept:\n{written}");
+    let doc: toml::Table = written.parse().expect("TOML");
+    let server = doc["mcp_servers"]["warden"].as_table().expect("table");
+    let command = server["command"].as_str().expect("command");
+    assert_eq!(PathBuf::from(command), warden_binary());
+    assert_eq!(server["args"], toml::Value::Array(vec!["mcp".into()]));
+    assert_eq!(doc["mcp_servers"]["docs"]["command"].as_str(), Some("npx"));
+    let kept = backups(&config);
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    assert_eq!(std::fs::read_to_string(&kept[0]).expect("read"), original);
+
+    let out = install(&env, &["codex"]);
+    assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+    assert!(stderr(&out).contains("already there"), "{}", describe(&out));
+    assert_eq!(std::fs::read_to_string(&config).expect("read"), written);
+    assert_eq!(backups(&config).len(), 1);
+
+    // The table starts warden's MCP server as Codex does: the command and its args, in the
+    // directory Codex runs in (here below the work tree, which becomes the workspace).
+    let mut server = Command::new(command)
+        .args(["mcp"])
+        .env_clear()
+        .env("PATH", PATH)
+        .env("HOME", &env.home)
+        .env("XDG_STATE_HOME", &env.state)
+        .current_dir(env.workspace.join("src"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn the MCP server");
+    let mut stdin = server.stdin.take().expect("stdin");
+    writeln!(
+        stdin,
+        r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"protocolVersion":"2025-06-18","capabilities":{{}},"clientInfo":{{"name":"codex-like","version":"1"}}}}}}"#
+    )
+    .expect("send");
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(server.stdout.take().expect("stdout")),
+        &mut line,
+    )
+    .expect("read");
+    drop(stdin);
+    let _ = server.wait();
+    let init: Value = serde_json::from_str(&line).expect("JSON-RPC");
+    assert_eq!(init["result"]["serverInfo"]["name"], "warden", "{init}");
+}
+
+#[test]
+fn install_refuses_a_document_of_another_shape_and_leaves_it_untouched() {
+    let env = Env::new();
+    for (agent, file, content) in [
+        ("gemini", ".gemini/settings.json", r#"{"hooks": []}"#),
+        (
+            "gemini",
+            ".gemini/settings.json",
+            r#"{"hooks": {"BeforeTool": {}}}"#,
+        ),
+        (
+            "gemini",
+            ".gemini/settings.json",
+            "{ // my theme\n \"ui\": {} }",
+        ),
+        ("claude-code", ".claude/settings.json", "[]"),
+        ("codex", ".codex/config.toml", "model = \n"),
+        ("codex", ".codex/config.toml", "mcp_servers = 3\n"),
+        (
+            "codex",
+            ".codex/config.toml",
+            "mcp_servers = { docs = { command = \"npx\" } }\n",
+        ),
+    ] {
+        let path = env.home.join(file);
+        std::fs::create_dir_all(path.parent().expect("dir")).expect("mkdir");
+        std::fs::write(&path, content).expect("write");
+        for args in [&[agent, "--dry-run"][..], &[agent]] {
+            let out = install(&env, args);
+            assert_eq!(out.status.code(), Some(2), "{content}: {}", describe(&out));
+            assert!(
+                stderr(&out).contains("fix it by hand"),
+                "{}",
+                describe(&out)
+            );
+            assert!(out.stdout.is_empty(), "{}", describe(&out));
+            assert_eq!(std::fs::read_to_string(&path).expect("read"), content);
+            assert!(backups(&path).is_empty(), "{content}");
+        }
+    }
+    let out = install(&env, &["codex", "--project"]);
+    assert_eq!(out.status.code(), Some(2), "{}", describe(&out));
+    assert!(!env.workspace.join(".codex").exists());
 }
 
 #[test]
 fn gemini_before_tool_calls_get_the_same_judgement_in_gemini_s_protocol() {
     let env = Env::new();
-    let ws = env.workspace.display().to_string();
-    let run = |payload: Value| -> Value {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_warden"))
-            .env_clear()
-            .env("PATH", PATH)
-            .env("HOME", &env.home)
-            .env("XDG_STATE_HOME", &env.state)
-            .env("WARDEN_WORKSPACE", &env.workspace)
-            .args(["hook", "gemini"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("spawn");
-        let mut stdin = child.stdin.take().expect("stdin");
-        stdin
-            .write_all(payload.to_string().as_bytes())
-            .expect("send");
-        drop(stdin);
-        let out = child.wait_with_output().expect("wait");
-        assert_eq!(out.status.code(), Some(0));
-        serde_json::from_slice(&out.stdout).expect("JSON")
-    };
-    let call = |tool: &str, input: Value| serde_json::json!({"session_id": "g1", "cwd": ws, "hook_event_name": "BeforeTool", "timestamp": "2026-11-30T05:00:00Z", "tool_name": tool, "tool_input": input});
-    let a = run(call(
-        "run_shell_command",
-        serde_json::json!({"command": "ls src"}),
-    ));
+    let a = env.answer_of("gemini", "shell-ls.json");
     assert_eq!(a["decision"], "allow", "{a}");
+    let rewritten = &a["hookSpecificOutput"]["tool_input"];
     assert!(
-        a["hookSpecificOutput"]["tool_input"]["command"]
+        rewritten["command"]
             .as_str()
             .is_some_and(|c| c.ends_with(" -c 'ls src'")),
         "{a}"
     );
-    let a = run(call(
-        "run_shell_command",
-        serde_json::json!({"command": "rm -rf ~"}),
-    ));
+    assert_eq!(
+        rewritten["description"], "List the sources",
+        "other fields kept: {a}"
+    );
+    let a = env.answer_of("gemini", "shell-rm-home.json");
     assert_eq!(a["decision"], "deny", "{a}");
     assert!(
         a["reason"]
@@ -282,21 +610,39 @@ fn gemini_before_tool_calls_get_the_same_judgement_in_gemini_s_protocol() {
             .is_some_and(|r| r.starts_with("[catastrophic] blocked")),
         "{a}"
     );
-    let a = run(call(
-        "read_file",
-        serde_json::json!({"absolute_path": format!("{ws}/.env")}),
-    ));
-    assert_eq!(a["decision"], "deny", "{a}");
-    let a = run(call(
-        "write_file",
-        serde_json::json!({"file_path": "/etc/motd", "content": "x"}),
-    ));
-    assert_eq!(a["decision"], "deny", "{a}");
+    // Gemini has no ask: a push goes ahead under warden, which then asks for its own approval.
+    let a = env.answer_of("gemini", "shell-push.json");
+    assert_eq!(a["decision"], "allow", "{a}");
+    assert!(
+        a["hookSpecificOutput"]["tool_input"]["command"]
+            .as_str()
+            .is_some_and(|c| c.contains(" -c 'git push origin main'")),
+        "{a}"
+    );
+    for (fixture, expected) in [
+        ("read-env.json", "deny"),
+        ("write-outside.json", "deny"),
+        ("replace-inside.json", "allow"),
+        ("grep-search.json", "allow"),
+    ] {
+        let a = env.answer_of("gemini", fixture);
+        assert_eq!(a["decision"], expected, "{fixture}: {a}");
+        assert!(a.get("hookSpecificOutput").is_none(), "{fixture}: {a}");
+    }
     assert_eq!(
-        run(call("web_fetch", serde_json::json!({}))),
+        env.answer_of("gemini", "web-fetch.json"),
         serde_json::json!({})
     );
-    // The other agent's event, or garbage, is a deny in Gemini's words.
-    let wrong = serde_json::json!({"hook_event_name": "PreToolUse", "tool_name": "run_shell_command", "tool_input": {"command": "ls"}});
-    assert_eq!(run(wrong)["decision"], "deny");
+    // The other agent's event, or garbage, is a deny in Gemini's words, still with exit 0.
+    for input in [
+        &br#"{"hook_event_name": "PreToolUse", "tool_name": "run_shell_command", "tool_input": {"command": "ls"}}"#[..],
+        b"not json",
+    ] {
+        let out = env.hook_of("gemini", input);
+        assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+        let a: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        assert_eq!(a["decision"], "deny", "{a}");
+    }
+    let log = std::fs::read_to_string(env.state.join("warden/audit/audit.jsonl")).expect("log");
+    assert!(log.contains("\"tool\":\"gemini:grep_search\""), "{log}");
 }
