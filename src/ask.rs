@@ -8,7 +8,6 @@
 
 use std::io::{BufRead, IsTerminal};
 use std::path::Path;
-use std::sync::mpsc;
 use std::time::Duration;
 
 use crate::approval::{self, Challenge, State, Store};
@@ -200,13 +199,10 @@ fn prompt(challenge: &Challenge) -> bool {
         challenge.reason,
         minutes(left)
     );
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let mut answer = String::new();
-        let _ = std::io::stdin().lock().read_line(&mut answer);
-        let _ = tx.send(answer);
-    });
     // The countdown: the prompt line is rewritten every second until an answer or the expiry.
+    // Standard input is polled rather than read by a helper thread, so that nothing is left
+    // reading it after an unanswered question (it would take the next line typed).
+    let stdin = std::io::stdin();
     let deadline = std::time::Instant::now() + Duration::from_secs(left);
     loop {
         let remaining = deadline.saturating_duration_since(std::time::Instant::now());
@@ -215,18 +211,33 @@ fn prompt(challenge: &Challenge) -> bool {
             eprintln!("warden: no answer in time");
             return false;
         }
-        match rx.recv_timeout(remaining.min(Duration::from_secs(1))) {
-            Ok(answer) => {
-                return matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes");
-            }
-            Err(mpsc::RecvTimeoutError::Disconnected) => return false,
-            Err(mpsc::RecvTimeoutError::Timeout) => eprint!(
+        let step = remaining.min(Duration::from_secs(1));
+        let timeout = rustix::event::Timespec {
+            tv_sec: i64::try_from(step.as_secs()).unwrap_or(1),
+            tv_nsec: i64::from(step.subsec_nanos()),
+        };
+        let mut fds = [rustix::event::PollFd::new(
+            &stdin,
+            rustix::event::PollFlags::IN,
+        )];
+        match rustix::event::poll(&mut fds, Some(&timeout)) {
+            Ok(0) | Err(rustix::io::Errno::INTR) => eprint!(
                 "\r\x1b[KAllow: {}  [{}: {}]  (answer within {}) [y/N] ",
                 challenge.request,
                 challenge.tier,
                 challenge.reason,
                 minutes(remaining.as_secs())
             ),
+            Ok(_) => {
+                let mut answer = String::new();
+                return match stdin.lock().read_line(&mut answer) {
+                    Ok(n) if n > 0 => {
+                        matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes")
+                    }
+                    _ => false,
+                };
+            }
+            Err(_) => return false,
         }
     }
 }

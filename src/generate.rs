@@ -433,7 +433,7 @@ fn files_section() -> Roff {
                 "warden's state (else ~/.local/state/warden/), private to the user and \
                      outside every sandbox: audit/audit.jsonl, the audit log; approvals/, the \
                      challenges and their answers; guardrails/, the requests that failed per \
-                     session.",
+                     session; history, the lines of interactive sessions.",
             ),
             (
                 "WORKSPACE/.warden/backups/",

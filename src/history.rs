@@ -9,7 +9,8 @@
 //! crash leaves either the old file or the new one.
 //!
 //! Every entered line is recorded, refused ones included (the person may want to edit and retry
-//! them); like a shell's history, it holds whatever was typed, secrets too.
+//! them), except one that starts with a space (bash's `ignorespace`); like a shell's history, it
+//! holds whatever else was typed, secrets too.
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};

@@ -57,7 +57,9 @@ impl Prompt {
         let entered = match &mut self.editor {
             Some(editor) => match editor.readline(self.text) {
                 Ok(line) => {
-                    let _ = editor.add_history_entry(line.as_str());
+                    if !unrecorded(&line) {
+                        let _ = editor.add_history_entry(line.as_str());
+                    }
                     Entered::Line(line)
                 }
                 Err(ReadlineError::Interrupted) => Entered::Cleared,
@@ -75,7 +77,7 @@ impl Prompt {
     }
 
     fn record(&mut self, line: &str) {
-        if line.trim().is_empty() {
+        if line.trim().is_empty() || unrecorded(line) {
             return;
         }
         let Some(history) = &self.history else {
@@ -91,6 +93,12 @@ impl Prompt {
             );
         }
     }
+}
+
+/// A line typed with a leading space is kept out of the history, as bash does with
+/// `HISTCONTROL=ignorespace`: the way to run something with a secret on its line.
+fn unrecorded(line: &str) -> bool {
+    line.starts_with(' ')
 }
 
 /// An editor in emacs style with the recorded history loaded; None when the terminal cannot

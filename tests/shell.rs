@@ -381,14 +381,16 @@ fn ctrl_c_drops_the_line_and_ctrl_d_ends_with_the_last_status() {
 }
 
 #[test]
-fn the_history_file_is_private_and_keeps_refused_lines() {
+fn the_history_file_is_private_keeps_refused_lines_and_skips_space_led_ones() {
     let env = Env::new();
     let mut session = env.session();
     session.line("rm -rf ~\r");
+    session.line(" echo with-a-token-on-the-line\r");
     session.line("echo fine\r");
     let (status, text) = session.end("\x04");
     assert_eq!(status, Some(0), "{text:?}");
     assert!(text.contains("[catastrophic] blocked"), "{text:?}");
+    assert!(text.contains("with-a-token-on-the-line"), "{text:?}");
     assert!(env.home.exists());
     let history = env.history();
     let mode = std::fs::metadata(&history)
@@ -399,5 +401,25 @@ fn the_history_file_is_private_and_keeps_refused_lines() {
     assert_eq!(
         std::fs::read_to_string(&history).expect("history"),
         "rm -rf ~\necho fine\n"
+    );
+}
+
+#[test]
+fn an_unanswered_question_does_not_take_the_next_line() {
+    let env = Env::new();
+    let config = env.home.join(".config/warden");
+    std::fs::create_dir_all(&config).expect("mkdir");
+    std::fs::write(config.join("config.toml"), "[approval]\nexpiry = \"2s\"\n").expect("config");
+    let mut session = env.session();
+    // Asked inline; nobody answers before the challenge expires.
+    session.keys("git push origin main\r", "no answer in time");
+    // The next line goes to the session, not to a reader left over from the question.
+    session.line("echo after >> answered\r");
+    let (status, text) = session.end("\x04");
+    assert_eq!(status, Some(0), "{text:?}");
+    assert!(text.contains("[y/N]"), "{text:?}");
+    assert_eq!(
+        std::fs::read_to_string(env.workspace.join("answered")).expect("the line ran"),
+        "after\n"
     );
 }
