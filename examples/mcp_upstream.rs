@@ -48,6 +48,11 @@ fn tools() -> Vec<Tool> {
             json!({}),
         ),
         tool(
+            "connect",
+            "Tries to open a TCP connection to an address (HOST:PORT).",
+            json!({"addr": text}),
+        ),
+        tool(
             "env_names",
             "Lists the environment variable names it sees.",
             json!({}),
@@ -79,6 +84,15 @@ fn run(name: &str, args: &serde_json::Map<String, Value>) -> Result<String, Stri
             .map_err(|e| format!("cannot read {}: {e}", arg(args, "path"))),
         "probe_network" => {
             let addr = std::net::SocketAddr::from(([1, 1, 1, 1], 53));
+            match std::net::TcpStream::connect_timeout(&addr, std::time::Duration::from_secs(2)) {
+                Ok(_) => Ok("network: connected".into()),
+                Err(e) => Ok(format!("network: unreachable ({e})")),
+            }
+        }
+        "connect" => {
+            let addr: std::net::SocketAddr = arg(args, "addr")
+                .parse()
+                .map_err(|e| format!("not an address: {e}"))?;
             match std::net::TcpStream::connect_timeout(&addr, std::time::Duration::from_secs(2)) {
                 Ok(_) => Ok("network: connected".into()),
                 Err(e) => Ok(format!("network: unreachable ({e})")),

@@ -151,7 +151,7 @@ id = "me.harmless"
 action = "allow"
 reason = "these only read or answer"
 [rule.match]
-tool = ["up.echo", "up.probe_network", "up.env_names", "up.leak"]
+tool = ["up.echo", "up.probe_network", "up.env_names", "up.leak", "up.connect", "second.connect", "second.env_names"]
 
 [[rule]]
 id = "me.read-notes"
@@ -415,7 +415,7 @@ fn upstreams_come_from_the_configuration_too() {
     std::fs::write(
         env.config.join("warden/config.toml"),
         format!(
-            "[mcp.upstream.up]\ncommand = [{:?}]\n[mcp.upstream.second]\ncommand = [{:?}]\nenv = [\"PROXY_TEST_TOKEN\"]\n",
+            "[mcp.upstream.up]\ncommand = [{:?}]\n[mcp.upstream.second]\ncommand = [{:?}]\nenv = [\"PROXY_TEST_TOKEN\"]\nnetwork = true\n",
             env.upstream.to_str().expect("utf-8"),
             env.upstream.to_str().expect("utf-8"),
         ),
@@ -428,6 +428,28 @@ fn upstreams_come_from_the_configuration_too() {
     assert!(!tools.iter().any(|t| t == "up.delete_everything"));
     // No rule names `second.*`: every call of it is asked about.
     assert!(tools.iter().any(|t| t == "second.delete_everything"));
+    // The network is the configuration's to grant: a listener on the host's loopback is
+    // reached from `second` (network = true), not from `up`.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("listen");
+    let addr = listener.local_addr().expect("addr").to_string();
+    let said = |r: &Value| {
+        structured(r)["content"]["content"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    let granted = client.call("second.connect", json!({"addr": addr}));
+    assert_eq!(said(&granted), "network: connected", "{granted}");
+    let denied = client.call("up.connect", json!({"addr": addr}));
+    assert!(
+        said(&denied).starts_with("network: unreachable"),
+        "{denied}"
+    );
+    // The names it was given pass; the rest of the environment does not.
+    let names = said(&client.call("second.env_names", json!({})));
+    assert!(names.lines().any(|n| n == "PROXY_TEST_TOKEN"), "{names}");
+    assert!(!names.contains("AWS_SECRET_ACCESS_KEY"), "{names}");
+
     let asked = client.call("second.echo", json!({"text": "x"}));
     assert_eq!(structured(&asked)["code"], "APPROVAL_REQUIRED", "{asked}");
     assert!(

@@ -236,8 +236,8 @@ impl Mcp {
     }
 }
 
-/// A proxied server's answer as warden takes it.
-fn proxied_of(result: CallToolResult) -> Proxied {
+/// A proxied server's answer as warden takes it: text blocks joined, other blocks named.
+pub fn proxied_of(result: CallToolResult) -> Proxied {
     let mut proxied = Proxied {
         is_error: result.is_error.unwrap_or(false),
         structured: result.structured_content,

@@ -133,6 +133,8 @@ impl Upstream {
                 why: e.to_string(),
             })?;
         config.allow_degraded = allow_degraded;
+        // The person named these for this server: its token passes, a loader hook never does.
+        config.credentials = spec.env.clone();
         let (mut command, session) = crate::sandbox::command(&config, workspace, &spec.argv)
             .map_err(|e| StartError::Sandbox {
                 name: name.clone(),

@@ -39,6 +39,9 @@ pub struct Config {
     pub tmp_bytes: u64,
     /// Extra environment variable names the user lets through.
     pub env_names: Vec<String>,
+    /// Credential variables a person named for a proxied MCP server (see
+    /// [`spec::named_credential_may_pass`]); empty for commands.
+    pub credentials: Vec<String>,
     /// The inner stage bounds the process count through the pid namespace (see [`cgroup`]).
     pub pid_namespace_limit: bool,
     /// Run on with a layer missing inside (Landlock, seccomp), saying so (`--allow-degraded`).
@@ -113,6 +116,7 @@ pub fn configure(
         network,
         tmp_bytes: DEFAULT_TMP_BYTES,
         env_names,
+        credentials: Vec::new(),
         pid_namespace_limit: cgroup::pid_max_per_namespace(),
         allow_degraded: false,
     })
@@ -345,6 +349,17 @@ pub fn command(
     let host_path = std::env::var("PATH").unwrap_or_default();
     let tools = spec::home_toolchains(&host_path, &real_home);
     let mut env = spec::environment(host_env, &config.env_names, &home);
+    for name in config
+        .credentials
+        .iter()
+        .filter(|n| spec::named_credential_may_pass(n))
+    {
+        if let Ok(value) = std::env::var(name)
+            && !env.iter().any(|(n, _)| n == name)
+        {
+            env.push((name.clone(), value));
+        }
+    }
     env.extend(tools.env.iter().cloned());
     env.extend([
         ("GIT_CONFIG_COUNT".to_string(), "1".to_string()),

@@ -48,6 +48,16 @@ fn forbidden(name: &str) -> bool {
         || CREDENTIAL_WORDS.iter().any(|w| upper.contains(w))
 }
 
+/// Whether a variable a person named for a proxied MCP server may reach it although it looks
+/// like a credential (the server needs its token): never a loader or shell hook (`LD_PRELOAD`,
+/// `BASH_ENV`, …) nor a variable the sandbox sets itself.
+pub fn named_credential_may_pass(name: &str) -> bool {
+    let upper = name.to_ascii_uppercase();
+    forbidden(name)
+        && !crate::classify::dangerous_var(&upper)
+        && !["HOME", "TMPDIR", "CDPATH", "GLOBIGNORE", "SSH_AUTH_SOCK"].contains(&upper.as_str())
+}
+
 /// The command's whole environment: the allow-list and configured names from the host (never a
 /// forbidden one), plus `HOME` and `TMPDIR` pointing inside the sandbox.
 pub fn environment<I>(host: I, configured: &[String], home: &Path) -> Vec<(String, String)>
@@ -339,6 +349,27 @@ mod tests {
         vars.iter()
             .map(|(a, b)| (a.to_string(), b.to_string()))
             .collect()
+    }
+
+    #[test]
+    fn a_named_credential_passes_to_a_proxied_server_but_never_a_loader_hook() {
+        for name in [
+            "GITHUB_PERSONAL_ACCESS_TOKEN",
+            "AWS_SECRET_ACCESS_KEY",
+            "MY_API_KEY",
+        ] {
+            assert!(named_credential_may_pass(name), "{name}");
+        }
+        for name in [
+            "LD_PRELOAD",
+            "BASH_ENV",
+            "HOME",
+            "SSH_AUTH_SOCK",
+            "PATH",
+            "LANG",
+        ] {
+            assert!(!named_credential_may_pass(name), "{name}");
+        }
     }
 
     #[test]
