@@ -81,7 +81,8 @@ impl Mcp {
     }
 
     /// Adds a started upstream: its tools join the list as `NAME.tool`, except those the
-    /// policy denies for every argument, which are never shown. Returns how many were hidden.
+    /// policy denies for every argument and those whose name or description is not one a client
+    /// should be shown, which are never listed. Returns how many were left out.
     pub fn add_upstream(&mut self, upstream: Upstream) -> usize {
         let policy = self
             .server
@@ -91,6 +92,14 @@ impl Mcp {
             .clone();
         let mut hidden = 0;
         for tool in &upstream.tools {
+            if let Err(why) = upstream::check_tool(tool) {
+                eprintln!(
+                    "warden: upstream `{}`: a tool is left out: {why}",
+                    upstream.name
+                );
+                hidden += 1;
+                continue;
+            }
             let name = format!("{}.{}", upstream.name, tool.name);
             if policy.denies_every_call(&name) {
                 hidden += 1;

@@ -47,6 +47,51 @@ pub fn check_name(name: &str) -> Result<(), String> {
     }
 }
 
+/// Longest description of a proxied tool passed on (it is the server's text, shown to the model).
+pub const MAX_DESCRIPTION: usize = 4096;
+/// Largest input schema of a proxied tool passed on.
+pub const MAX_SCHEMA_BYTES: usize = 64 * 1024;
+
+/// Checks a tool an upstream listed before it is shown to the client: a plain name (1 to 64 of
+/// `A-Z a-z 0-9 _ - .`), a bounded description without control characters other than
+/// newlines and tabs, and a bounded input schema.
+pub fn check_tool(tool: &Tool) -> Result<(), String> {
+    let name = &tool.name;
+    if name.is_empty()
+        || name.len() > 64
+        || !name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+    {
+        return Err(format!(
+            "its name {:?} is not 1 to 64 of A-Z, a-z, 0-9, `_`, `-`, `.`",
+            name.chars().take(80).collect::<String>()
+        ));
+    }
+    let description = tool.description.as_deref().unwrap_or("");
+    if description.len() > MAX_DESCRIPTION {
+        return Err(format!(
+            "`{name}`: its description is {} bytes; at most {MAX_DESCRIPTION} are passed on",
+            description.len()
+        ));
+    }
+    if description
+        .chars()
+        .any(|c| c.is_control() && c != '\n' && c != '\t')
+    {
+        return Err(format!(
+            "`{name}`: its description holds control characters"
+        ));
+    }
+    let schema = serde_json::to_vec(&*tool.input_schema).map_or(usize::MAX, |v| v.len());
+    if schema > MAX_SCHEMA_BYTES {
+        return Err(format!(
+            "`{name}`: its input schema is {schema} bytes; at most {MAX_SCHEMA_BYTES} are passed on"
+        ));
+    }
+    Ok(())
+}
+
 /// Splits the command line's upstreams: `--upstream NAME -- CMD ARGS… [--upstream NAME2 --
 /// CMD2 ARGS2…]`. The first name comes from the option, the rest from the trailing words.
 pub fn from_command_line(first: Option<&str>, trailing: &[String]) -> Result<Vec<Spec>, String> {
@@ -242,6 +287,7 @@ fn stop(child: &mut Child) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Arc;
 
     fn words(s: &str) -> Vec<String> {
         s.split_whitespace().map(String::from).collect()
@@ -268,6 +314,27 @@ mod tests {
         // `--upstream` not followed by `NAME --` is the command's own word.
         let own = from_command_line(Some("fs"), &words("x --upstream y")).expect("one");
         assert_eq!(own[0].argv, words("x --upstream y"));
+    }
+
+    #[test]
+    fn tools_shown_to_the_client_are_plain_and_bounded() {
+        let schema = Arc::new(serde_json::Map::new());
+        let tool = |name: &'static str, description: String| {
+            Tool::new(name, description, Arc::clone(&schema))
+        };
+        assert!(check_tool(&tool("read_file", "Reads.\n\tLines.".into())).is_ok());
+        assert!(check_tool(&tool("a.b-c_9", String::new())).is_ok());
+        for name in ["", "x y", "tool\u{1b}[2J", "ä"] {
+            assert!(check_tool(&tool(name, String::new())).is_err(), "{name:?}");
+        }
+        assert!(check_tool(&tool("x", "a\u{1b}]0;title\u{7}".into())).is_err());
+        assert!(check_tool(&tool("x", "y".repeat(MAX_DESCRIPTION + 1))).is_err());
+        let mut big = serde_json::Map::new();
+        big.insert(
+            "x".into(),
+            serde_json::Value::String("y".repeat(MAX_SCHEMA_BYTES)),
+        );
+        assert!(check_tool(&Tool::new("x", "d", Arc::new(big))).is_err());
     }
 
     #[test]
