@@ -4,8 +4,8 @@
 //! a proxied MCP server's `tools/call` answer, and the argument paths of `when` rules. The first
 //! byte picks the decoder. Nothing may panic, and each keeps its promise: a hook payload that
 //! cannot be decided is refused, a configuration that parses has valid upstreams, a merge is
-//! done once (the second changes nothing), a proxied answer's secrets never reach the envelope
-//! unredacted in the AWS-key form, and argument paths only find values that are in the call.
+//! done once (the second changes nothing), a proxied answer's text all reaches the envelope,
+//! which it cannot close early, and argument paths only find values that are in the call.
 //! Seeds: `fuzz/seeds/agent_inputs` (`cargo +nightly fuzz run agent_inputs corpus/agent_inputs
 //! seeds/agent_inputs`).
 #![no_main]
@@ -87,12 +87,29 @@ fn proxied(data: &[u8]) {
     let Ok(result) = serde_json::from_slice::<rmcp::model::CallToolResult>(data) else {
         return;
     };
+    let texts: Vec<String> = result
+        .content
+        .iter()
+        .filter_map(|b| b.as_text().map(|t| t.text.clone()))
+        .collect();
+    let blocks = result.content.len();
     let taken = warden::mcp::proxied_of(result);
+    // Every text block is passed on, every other block named.
+    assert!(texts.iter().all(|t| taken.text.contains(t.as_str())));
+    assert_eq!(taken.other.len(), blocks - texts.len());
+    // Whatever the server wrote, the text form of the envelope has one closing marker: its own.
     let envelope = warden::envelope::wrap("up.tool", taken.text.as_bytes(), 4096, "");
-    assert!(!envelope.content.contains("AKIAIOSFODNN7EXAMPLE"));
+    let shown = envelope.render();
+    assert_eq!(
+        shown.matches(warden::envelope::CLOSING_MARKER).count(),
+        1,
+        "{shown}"
+    );
+    assert!(shown.trim_end().ends_with(warden::envelope::CLOSING_MARKER));
     if let Some(mut structured) = taken.structured {
+        // Redaction is idempotent: nothing it leaves is taken for another secret.
         warden::envelope::redact::redact_json(&mut structured);
-        assert!(!structured.to_string().contains("AKIAIOSFODNN7EXAMPLE"));
+        assert_eq!(warden::envelope::redact::redact_json(&mut structured), 0);
     }
 }
 
