@@ -236,6 +236,20 @@ pub fn run() -> Result<Vec<Probe>, String> {
     Ok(probes)
 }
 
+/// Processes on the host whose command line contains `marker` once the kernel has had `patience`
+/// to finish tearing down a killed sandbox (thousands of processes of a fork bomb take a moment
+/// to die on a loaded machine; one that is still there after it has outlived the sandbox).
+fn left_after(marker: &str, patience: Duration) -> usize {
+    let deadline = Instant::now() + patience;
+    loop {
+        let left = host_processes_with(marker);
+        if left == 0 || Instant::now() >= deadline {
+            return left;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 /// Processes on the host whose command line contains `marker`.
 pub fn host_processes_with(marker: &str) -> usize {
     std::fs::read_dir("/proc")
@@ -311,8 +325,7 @@ fn host_wide_probes(config: &super::Config, workspace: &Path) -> Vec<Probe> {
         "{guard}setsid -f bash -c 'exec -a {marker} sleep 300'; (exec -a {marker} sleep 300) & kill -STOP $!; nohup bash -c 'exec -a {marker} sleep 300' >/dev/null 2>&1 & trap '' TERM; sleep 300"
     );
     let outcome = probe_runner(config, workspace, 2).run_probe(&bash(script));
-    std::thread::sleep(Duration::from_millis(100));
-    let left = host_processes_with(&marker);
+    let left = left_after(&marker, Duration::from_secs(5));
     probes.push(Probe {
         name: "no process outlives the timeout",
         contained: left == 0 && matches!(outcome, Ok(crate::runner::Outcome::TimedOut)),
@@ -331,8 +344,7 @@ fn host_wide_probes(config: &super::Config, workspace: &Path) -> Vec<Probe> {
         .is_ok_and(|s| s.success());
     let spawn_time = start.elapsed();
     let outcome = bomb.join().ok();
-    std::thread::sleep(Duration::from_millis(100));
-    let left = host_processes_with(&marker);
+    let left = left_after(&marker, Duration::from_secs(5));
     probes.push(Probe {
         name: "a fork bomb is bounded",
         contained: spawned
