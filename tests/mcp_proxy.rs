@@ -242,7 +242,8 @@ fn the_proxy_names_hides_decides_contains_and_audits() {
     assert_eq!(structured(&read)["content"]["content"], "kept", "{read}");
 
     // The upstream runs in the sandbox: allowed by the policy, a write outside the workspace
-    // fails, /tmp is private, there is no network, and the environment is cleared.
+    // never reaches the host, /tmp is private, there is no network, and the environment is
+    // cleared.
     let outside = client.call(
         "up.write_note",
         json!({"path": "../outside.txt", "text": "x"}),
@@ -250,7 +251,10 @@ fn the_proxy_names_hides_decides_contains_and_audits() {
     // (Whether the write fails or lands in the sandbox's own tmpfs depends on where the
     // workspace is: under /tmp its parent inside the sandbox is the private tmpfs. Either way
     // the host's directory is untouched.)
-    assert!(outside["structuredContent"]["content"].is_object(), "{outside}");
+    assert!(
+        outside["structuredContent"]["content"].is_object(),
+        "{outside}"
+    );
     assert!(!env.root.join("outside.txt").exists(), "{outside}");
     let tmp_name = format!("warden-proxy-{}.txt", std::process::id());
     let tmp = client.call(
