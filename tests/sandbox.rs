@@ -7,19 +7,41 @@
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::{Duration, Instant};
 
 const PATH: &str = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
+/// The selftests' fork bombs measure how fast the host still starts a process: they run alone,
+/// not beside each other or the other sandboxed tests of this file (2 CPUs here).
+static HEAVY: RwLock<()> = RwLock::new(());
+
+/// A test's turn: shared with the other tests, or alone.
+enum Turn {
+    Shared(#[allow(dead_code)] RwLockReadGuard<'static, ()>),
+    Alone(#[allow(dead_code)] RwLockWriteGuard<'static, ()>),
+}
+
+fn alone() -> Turn {
+    Turn::Alone(HEAVY.write().unwrap_or_else(|e| e.into_inner()))
+}
 
 struct Env {
     _dir: tempfile::TempDir,
     root: PathBuf,
     workspace: PathBuf,
     home: PathBuf,
+    _turn: Turn,
 }
 
 impl Env {
     fn new() -> Env {
+        Env::with_turn(Turn::Shared(
+            HEAVY.read().unwrap_or_else(|e| e.into_inner()),
+        ))
+    }
+
+    fn with_turn(turn: Turn) -> Env {
         let dir = tempfile::Builder::new()
             .prefix("warden-sandbox-")
             .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
@@ -36,6 +58,7 @@ impl Env {
             root,
             workspace,
             home,
+            _turn: turn,
         }
     }
 
@@ -621,7 +644,7 @@ print socket(my $u, 1, 1, 0) ? "unix allowed\n" : "unix: $!\n";
 
 #[test]
 fn selftest_finds_everything_contained_on_this_machine() {
-    let env = Env::new();
+    let env = Env::with_turn(alone());
     let out = env.warden(&["selftest", "--json"]);
     let probes: serde_json::Value =
         serde_json::from_slice(&out.stdout).expect("selftest --json prints JSON");
@@ -635,6 +658,7 @@ fn selftest_finds_everything_contained_on_this_machine() {
 
 #[test]
 fn selftest_also_finds_everything_contained_for_an_unprivileged_user() {
+    let _turn = alone();
     // As `nobody`: bwrap builds the sandbox in an unprivileged user namespace.
     let out = Command::new("setpriv")
         .args([
