@@ -974,8 +974,16 @@ fn hook_answer(global: &Global, agent: &str) -> Result<serde_json::Value, String
     }
     let mut global = global.clone();
     if global.workspace.is_none() && std::env::var_os("WARDEN_WORKSPACE").is_none() {
-        global.workspace = std::env::var_os("CLAUDE_PROJECT_DIR")
-            .filter(|v| !v.is_empty())
+        // The project directory the agent names for its hooks (Gemini CLI also sets Claude
+        // Code's name, as an alias).
+        let names: &[&str] = match agent {
+            "gemini" => &["GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
+            _ => &["CLAUDE_PROJECT_DIR"],
+        };
+        global.workspace = names
+            .iter()
+            .filter_map(std::env::var_os)
+            .find(|v| !v.is_empty())
             .map(PathBuf::from);
     }
     let mut evaluator = evaluator(&global).map_err(|f| f.message)?;
@@ -993,6 +1001,16 @@ fn hook_answer(global: &Global, agent: &str) -> Result<serde_json::Value, String
         // Not a tool warden judges: the agent's own permission rules apply.
         return Ok(serde_json::json!({}));
     };
+    // The agent executes file calls itself: judged against the root, the home or a system
+    // directory, "inside the workspace" would mean anywhere. Such a workspace is refused, as the
+    // sandbox and the tool server refuse it.
+    let ctx = &evaluator.ctx;
+    if let Some(why) = warden::sandbox::workspace_refusal(&ctx.workspace, Some(&ctx.home)) {
+        return Err(format!(
+            "the workspace {} {why}, so no call can be judged inside it; start the agent in a project directory, or set WARDEN_WORKSPACE",
+            ctx.workspace.display()
+        ));
+    }
     let outcome = warden::audit::Outcome {
         confinement: "hook".into(),
         exit: exit_for(answer.decision),

@@ -59,6 +59,7 @@ impl Env {
     fn hook_of(&self, agent: &str, input: &[u8]) -> Output {
         let workspace_variable = match agent {
             "claude-code" => "CLAUDE_PROJECT_DIR",
+            "gemini" => "GEMINI_PROJECT_DIR",
             _ => "WARDEN_WORKSPACE",
         };
         let mut child = Command::new(env!("CARGO_BIN_EXE_warden"))
@@ -258,6 +259,61 @@ fn refusals_asks_and_paths_follow_the_policy() {
     let log = std::fs::read_to_string(env.state.join("warden/audit/audit.jsonl")).expect("log");
     assert!(log.contains("\"tool\":\"claude-code:Read\""), "{log}");
     assert!(log.contains("\"rule\":\"hook.write-outside\""), "{log}");
+}
+
+#[test]
+fn an_agent_started_at_the_root_or_in_the_home_is_not_judged_as_in_a_workspace() {
+    let env = Env::new();
+    let home = env.home.to_str().expect("utf-8");
+    for (cwd, agent) in [("/", "claude-code"), (home, "claude-code"), ("/", "gemini")] {
+        let (tool, input) = if agent == "gemini" {
+            (
+                "write_file",
+                "\"file_path\":\"/etc/cron.d/warden-test\",\"content\":\"x\"",
+            )
+        } else {
+            (
+                "Write",
+                "\"file_path\":\"/etc/cron.d/warden-test\",\"content\":\"x\"",
+            )
+        };
+        let event = if agent == "gemini" {
+            "BeforeTool"
+        } else {
+            "PreToolUse"
+        };
+        let payload = format!(
+            "{{\"hook_event_name\":\"{event}\",\"tool_name\":\"{tool}\",\"tool_input\":{{{input}}},\"cwd\":\"{cwd}\",\"session_id\":\"s\"}}"
+        );
+        let mut child = Command::new(env!("CARGO_BIN_EXE_warden"))
+            .env_clear()
+            .env("PATH", PATH)
+            .env("HOME", &env.home)
+            .env("XDG_STATE_HOME", &env.state)
+            .args(["hook", agent])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin.write_all(payload.as_bytes()).expect("write");
+        drop(stdin);
+        let out = child.wait_with_output().expect("wait");
+        assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
+        let a: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        let denied = if agent == "gemini" {
+            a["decision"] == "deny"
+        } else {
+            decision(&a) == "deny"
+        };
+        assert!(denied, "{cwd} {agent}: {a}");
+        assert!(
+            a.to_string()
+                .contains("start the agent in a project directory"),
+            "{a}"
+        );
+    }
 }
 
 #[test]
