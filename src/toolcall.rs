@@ -328,9 +328,8 @@ impl Server {
                 digest,
             }),
             Err(f) => {
-                let result = Err(f);
-                self.finish(&evaluation, outcome, started, &result);
-                result.map(|()| unreachable!("an error"))
+                self.finish(&evaluation, outcome, started, &Err::<(), _>(f.clone()));
+                Err(f)
             }
         }
     }
@@ -384,8 +383,7 @@ impl Server {
             let failed = !matches!(result, Ok((false, _)));
             let _ = g.record(&digest, i32::from(failed));
         }
-        let audited = result.as_ref().map(|_| ()).map_err(Clone::clone);
-        self.finish(&evaluation, outcome, started, &audited);
+        self.finish(&evaluation, outcome, started, &result);
         result
     }
 

@@ -62,43 +62,34 @@ impl Env {
             "gemini" => "GEMINI_PROJECT_DIR",
             _ => "WARDEN_WORKSPACE",
         };
-        let mut child = Command::new(env!("CARGO_BIN_EXE_warden"))
+        let mut command = self.hook_command(agent);
+        command.env(workspace_variable, &self.workspace);
+        fed(command, input)
+    }
+
+    /// `warden hook AGENT` with no workspace named: the payload's `cwd` decides.
+    fn hook_command(&self, agent: &str) -> Command {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_warden"));
+        command
             .env_clear()
             .env("PATH", PATH)
             .env("HOME", &self.home)
             .env("XDG_STATE_HOME", &self.state)
-            .env(workspace_variable, &self.workspace)
             .args(["hook", agent])
-            .current_dir(&self.home)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn");
-        let mut stdin = child.stdin.take().expect("stdin");
-        let _ = stdin.write_all(input);
-        drop(stdin);
-        child.wait_with_output().expect("wait")
+            .current_dir(&self.home);
+        command
     }
 
     /// `bash -c COMMAND` in the workspace, as an agent runs what it was handed, INPUT on stdin.
     fn bash(&self, command: &str, input: &[u8]) -> Output {
-        let mut child = Command::new("bash")
-            .args(["-c", command])
+        let mut bash = Command::new("bash");
+        bash.args(["-c", command])
             .env_clear()
             .env("PATH", PATH)
             .env("HOME", &self.home)
             .env("XDG_STATE_HOME", &self.state)
-            .current_dir(&self.workspace)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("bash");
-        let mut stdin = child.stdin.take().expect("stdin");
-        let _ = stdin.write_all(input);
-        drop(stdin);
-        child.wait_with_output().expect("wait")
+            .current_dir(&self.workspace);
+        fed(bash, input)
     }
 
     /// Answers a recorded Claude Code payload.
@@ -160,6 +151,20 @@ fn fixtures(agent: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures")
         .join(agent)
+}
+
+/// Runs `command` with `input` on its stdin and collects what it printed.
+fn fed(mut command: Command, input: &[u8]) -> Output {
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let _ = stdin.write_all(input);
+    drop(stdin);
+    child.wait_with_output().expect("wait")
 }
 
 fn decision(answer: &Value) -> &str {
@@ -285,21 +290,7 @@ fn an_agent_started_at_the_root_or_in_the_home_is_not_judged_as_in_a_workspace()
         let payload = format!(
             "{{\"hook_event_name\":\"{event}\",\"tool_name\":\"{tool}\",\"tool_input\":{{{input}}},\"cwd\":\"{cwd}\",\"session_id\":\"s\"}}"
         );
-        let mut child = Command::new(env!("CARGO_BIN_EXE_warden"))
-            .env_clear()
-            .env("PATH", PATH)
-            .env("HOME", &env.home)
-            .env("XDG_STATE_HOME", &env.state)
-            .args(["hook", agent])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn");
-        let mut stdin = child.stdin.take().expect("stdin");
-        stdin.write_all(payload.as_bytes()).expect("write");
-        drop(stdin);
-        let out = child.wait_with_output().expect("wait");
+        let out = fed(env.hook_command(agent), payload.as_bytes());
         assert_eq!(out.status.code(), Some(0), "{}", describe(&out));
         let a: Value = serde_json::from_slice(&out.stdout).expect("JSON");
         let denied = if agent == "gemini" {
@@ -567,34 +558,17 @@ fn install_codex_appends_warden_s_mcp_server_and_keeps_every_byte() {
 
     // The table starts warden's MCP server as Codex does: the command and its args, in the
     // directory Codex runs in (here below the work tree, which becomes the workspace).
-    let mut server = Command::new(command)
+    let mut server = Command::new(command);
+    server
         .args(["mcp"])
         .env_clear()
         .env("PATH", PATH)
         .env("HOME", &env.home)
         .env("XDG_STATE_HOME", &env.state)
-        .current_dir(env.workspace.join("src"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn the MCP server");
-    let mut stdin = server.stdin.take().expect("stdin");
-    writeln!(
-        stdin,
-        r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"protocolVersion":"2025-06-18","capabilities":{{}},"clientInfo":{{"name":"codex-like","version":"1"}}}}}}"#
-    )
-    .expect("send");
-    let mut line = String::new();
-    std::io::BufRead::read_line(
-        &mut std::io::BufReader::new(server.stdout.take().expect("stdout")),
-        &mut line,
-    )
-    .expect("read");
-    drop(stdin);
-    let _ = server.wait();
-    let init: Value = serde_json::from_str(&line).expect("JSON-RPC");
-    assert_eq!(init["result"]["serverInfo"]["name"], "warden", "{init}");
+        .current_dir(env.workspace.join("src"));
+    let mut client = common::mcp_client::McpClient::start(server, None);
+    assert_eq!(client.initialized["serverInfo"]["name"], "warden");
+    assert!(client.tools().iter().any(|t| t == "read_file"));
 }
 
 #[test]

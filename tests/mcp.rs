@@ -12,27 +12,24 @@ use common::mcp_client::{McpClient, text};
 
 const PATH: &str = "/usr/local/bin:/usr/bin:/bin";
 
-struct Client;
-
-impl Client {
-    fn start(env: &Env, extra: &[&str]) -> McpClient {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_warden"));
-        command
-            .env_clear()
-            .env("PATH", PATH)
-            .env("HOME", &env.home)
-            .env("XDG_STATE_HOME", &env.state)
-            .env("XDG_CONFIG_HOME", &env.config)
-            .arg("--workspace")
-            .arg(&env.workspace)
-            .args(extra)
-            .arg("mcp")
-            .current_dir(&env.workspace);
-        let client = McpClient::start(command, None);
-        assert_eq!(client.initialized["serverInfo"]["name"], "warden");
-        assert!(client.initialized["capabilities"]["tools"].is_object());
-        client
-    }
+/// `warden mcp` in the fixture's workspace, initialized by a client.
+fn start(env: &Env, extra: &[&str]) -> McpClient {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_warden"));
+    command
+        .env_clear()
+        .env("PATH", PATH)
+        .env("HOME", &env.home)
+        .env("XDG_STATE_HOME", &env.state)
+        .env("XDG_CONFIG_HOME", &env.config)
+        .arg("--workspace")
+        .arg(&env.workspace)
+        .args(extra)
+        .arg("mcp")
+        .current_dir(&env.workspace);
+    let client = McpClient::start(command, None);
+    assert_eq!(client.initialized["serverInfo"]["name"], "warden");
+    assert!(client.initialized["capabilities"]["tools"].is_object());
+    client
 }
 
 struct Env {
@@ -82,7 +79,7 @@ fn tools_are_listed_once_and_every_call_goes_through_the_policy() {
         "[[rule]]\nid = \"me.docs\"\naction = \"ask\"\nreason = \"docs are reviewed\"\n[rule.match]\ntool = [\"write_file\"]\npath = [\"docs/**\"]\n",
     )
     .expect("policy");
-    let mut client = Client::start(&env, &[]);
+    let mut client = start(&env, &[]);
     let tools = client.tools();
     assert_eq!(
         tools,
@@ -164,7 +161,7 @@ fn tools_are_listed_once_and_every_call_goes_through_the_policy() {
 #[test]
 fn the_profile_shapes_the_list() {
     let env = Env::new();
-    let mut client = Client::start(&env, &["--profile", "readonly"]);
+    let mut client = start(&env, &["--profile", "readonly"]);
     assert_eq!(client.tools(), ["read_file", "list_dir", "search", "bash"]);
     let r = client.call("write_file", json!({"path": "x", "content": "x"}));
     assert_eq!(r["structuredContent"]["code"], "TOOL_UNAVAILABLE", "{r}");

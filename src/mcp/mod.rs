@@ -167,13 +167,10 @@ impl Mcp {
                 ),
             ));
         };
-        let args = Value::Object(arguments.unwrap_or_default());
+        let map = arguments.unwrap_or_default();
         let admitted = {
             let mut server = self.server.lock().unwrap_or_else(|e| e.into_inner());
-            server.admit_proxied(name, args.clone())?
-        };
-        let Value::Object(map) = args else {
-            unreachable!("arguments are an object");
+            server.admit_proxied(name, Value::Object(map.clone()))?
         };
         let answer = upstream
             .call(tool, Some(map), self.upstream_timeout)
